@@ -1,0 +1,122 @@
+#pragma once
+/// Compressed-row-storage graph and matrix containers.
+///
+/// Row i of a CrsMatrix holds the entries k in [row_map(i), row_map(i+1)): column entries(k),
+/// value values(k). Rows built by crs_from_coo are sorted with unique columns; kernels do not
+/// require sorted rows unless their documentation says so.
+
+#include <string>
+#include <type_traits>
+
+#include "kernels/core/error.hpp"
+#include "kernels/core/types.hpp"
+
+namespace kelp {
+
+/// Sparsity pattern in CRS form: row_map (num_rows + 1 offsets) and entries (column indices).
+template <class OrdinalT = Ordinal, class OffsetT = Offset, class DeviceT = DefaultDevice>
+class CrsGraph {
+ public:
+  using ordinal_type = OrdinalT;
+  using offset_type = OffsetT;
+  using device_type = DeviceT;
+  using execution_space = typename DeviceT::execution_space;
+  using memory_space = typename DeviceT::memory_space;
+  using row_map_type = Kokkos::View<OffsetT*, DeviceT>;
+  using entries_type = Kokkos::View<OrdinalT*, DeviceT>;
+
+  static_assert(std::is_integral<OrdinalT>::value && std::is_signed<OrdinalT>::value,
+                "CrsGraph: Ordinal must be a signed integer type");
+  static_assert(std::is_integral<OffsetT>::value, "CrsGraph: Offset must be an integer type");
+
+  CrsGraph() = default;
+
+  /// Wraps existing views (no copy). Shapes are checked here; contents by validate_crs().
+  CrsGraph(OrdinalT num_rows, OrdinalT num_cols, row_map_type row_map, entries_type entries)
+      : num_rows_(num_rows), num_cols_(num_cols), row_map_(row_map), entries_(entries) {
+    KELP_REQUIRE(num_rows >= 0 && num_cols >= 0, InvalidArgument,
+                 "kelp::CrsGraph: negative dimensions " << num_rows << " x " << num_cols);
+    KELP_REQUIRE(row_map.extent(0) == static_cast<std::size_t>(num_rows) + 1, DimensionMismatch,
+                 "kelp::CrsGraph: row_map has " << row_map.extent(0) << " entries, expected "
+                                                << num_rows + 1 << " (num_rows + 1)");
+  }
+
+  KOKKOS_INLINE_FUNCTION OrdinalT num_rows() const { return num_rows_; }
+  KOKKOS_INLINE_FUNCTION OrdinalT num_cols() const { return num_cols_; }
+  KOKKOS_INLINE_FUNCTION OffsetT nnz() const { return static_cast<OffsetT>(entries_.extent(0)); }
+  const row_map_type& row_map() const { return row_map_; }
+  const entries_type& entries() const { return entries_; }
+
+ private:
+  OrdinalT num_rows_ = 0;
+  OrdinalT num_cols_ = 0;
+  row_map_type row_map_ = row_map_type("kelp::CrsGraph::row_map", 1);
+  entries_type entries_;
+};
+
+/// Sparse matrix in CRS form over Kokkos views.
+///
+/// Scalar: float, double or Kokkos::complex<double> (all instantiated and tested).
+/// Copying a CrsMatrix is shallow (views are reference counted), as for Kokkos views.
+template <class ScalarT, class OrdinalT = Ordinal, class OffsetT = Offset,
+          class DeviceT = DefaultDevice>
+class CrsMatrix {
+ public:
+  using scalar_type = ScalarT;
+  using ordinal_type = OrdinalT;
+  using offset_type = OffsetT;
+  using device_type = DeviceT;
+  using execution_space = typename DeviceT::execution_space;
+  using memory_space = typename DeviceT::memory_space;
+  using graph_type = CrsGraph<OrdinalT, OffsetT, DeviceT>;
+  using row_map_type = typename graph_type::row_map_type;
+  using entries_type = typename graph_type::entries_type;
+  using values_type = Kokkos::View<ScalarT*, DeviceT>;
+  using host_mirror_type = CrsMatrix<ScalarT, OrdinalT, OffsetT, HostDevice>;
+
+  CrsMatrix() = default;
+
+  /// Wraps a graph and its values (no copy); values must have one entry per graph entry.
+  CrsMatrix(graph_type graph, values_type values) : graph_(graph), values_(values) {
+    KELP_REQUIRE(values.extent(0) == graph.entries().extent(0), DimensionMismatch,
+                 "kelp::CrsMatrix: values has " << values.extent(0) << " entries, entries has "
+                                                << graph.entries().extent(0));
+  }
+
+  CrsMatrix(OrdinalT num_rows, OrdinalT num_cols, row_map_type row_map, entries_type entries,
+            values_type values)
+      : CrsMatrix(graph_type(num_rows, num_cols, row_map, entries), values) {}
+
+  KOKKOS_INLINE_FUNCTION OrdinalT num_rows() const { return graph_.num_rows(); }
+  KOKKOS_INLINE_FUNCTION OrdinalT num_cols() const { return graph_.num_cols(); }
+  KOKKOS_INLINE_FUNCTION OffsetT nnz() const { return graph_.nnz(); }
+  const graph_type& graph() const { return graph_; }
+  const row_map_type& row_map() const { return graph_.row_map(); }
+  const entries_type& entries() const { return graph_.entries(); }
+  const values_type& values() const { return values_; }
+
+ private:
+  graph_type graph_;
+  values_type values_;
+};
+
+/// Deep copy of A into the memory space of Device (a shallow copy when A already lives there).
+template <class Device, class Scalar, class OrdinalT, class OffsetT, class SrcDevice>
+CrsMatrix<Scalar, OrdinalT, OffsetT, Device> copy_to(
+    const CrsMatrix<Scalar, OrdinalT, OffsetT, SrcDevice>& A) {
+  using Target = CrsMatrix<Scalar, OrdinalT, OffsetT, Device>;
+  auto row_map = Kokkos::create_mirror_view_and_copy(typename Device::memory_space(), A.row_map());
+  auto entries = Kokkos::create_mirror_view_and_copy(typename Device::memory_space(), A.entries());
+  auto values = Kokkos::create_mirror_view_and_copy(typename Device::memory_space(), A.values());
+  return Target(A.num_rows(), A.num_cols(), typename Target::row_map_type(row_map),
+                typename Target::entries_type(entries), typename Target::values_type(values));
+}
+
+/// Host mirror of A (shallow when A is already in host memory), for host-side logic and I/O.
+template <class Scalar, class OrdinalT, class OffsetT, class Device>
+CrsMatrix<Scalar, OrdinalT, OffsetT, HostDevice> to_host(
+    const CrsMatrix<Scalar, OrdinalT, OffsetT, Device>& A) {
+  return copy_to<HostDevice>(A);
+}
+
+}  // namespace kelp

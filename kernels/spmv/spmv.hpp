@@ -1,0 +1,127 @@
+#pragma once
+/// Sparse matrix-vector and matrix-multi-vector products (SpMV / SpMMV).
+///
+///   y = beta * y + alpha * op(A) * x,   op in {A, A^T, conj(A), A^H}
+///
+/// x and y are rank-1 views (SpMV) or rank-2 views with one column per right-hand side (SpMMV,
+/// LayoutLeft or LayoutRight). beta = 0 overwrites y without reading it, so NaN in y does not
+/// propagate; alpha = 0 scales y without reading x or A. x and y must not overlap.
+/// Algorithms for A and conj(A): row-parallel and merge-path (spmv_handle.hpp); transposed modes
+/// scatter with atomics. With a handle, the pattern analysis is done once per matrix.
+///
+/// Example:
+///   kernels::SpmvHandle<Matrix> handle;                       // automatic algorithm choice
+///   kernels::spmv(handle, SpmvMode::no_transpose, 1.0, A, x, 0.0, y);
+
+#include <type_traits>
+
+#include "kernels/core/column_access.hpp"
+#include "kernels/core/crs_matrix.hpp"
+#include "kernels/spmv/impl/spmv_merge_path.hpp"
+#include "kernels/spmv/impl/spmv_row_parallel.hpp"
+#include "kernels/spmv/impl/spmv_transpose.hpp"
+#include "kernels/spmv/spmv_handle.hpp"
+
+namespace kelp::kernels {
+
+namespace impl {
+template <class Matrix, class XView, class YView>
+void check_spmv_arguments(SpmvMode mode, const Matrix& A, const XView& x, const YView& y) {
+  static_assert(XView::rank == YView::rank, "spmv: x and y must both be vectors or both multi-vectors");
+  static_assert(XView::rank == 1 || XView::rank == 2, "spmv: x and y must be rank-1 or rank-2 views");
+  static_assert(std::is_same<typename YView::non_const_value_type, typename Matrix::scalar_type>::value,
+                "spmv: y must have the matrix's scalar type");
+  static_assert(std::is_same<typename XView::non_const_value_type, typename Matrix::scalar_type>::value,
+                "spmv: x must have the matrix's scalar type");
+  static_assert(Kokkos::SpaceAccessibility<typename Matrix::execution_space,
+                                           typename XView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<typename Matrix::execution_space,
+                                               typename YView::memory_space>::accessible,
+                "spmv: x and y must be accessible from the matrix's execution space");
+  const bool transposed = mode == SpmvMode::transpose || mode == SpmvMode::conjugate_transpose;
+  const long long in = transposed ? A.num_rows() : A.num_cols();
+  const long long out = transposed ? A.num_cols() : A.num_rows();
+  KELP_REQUIRE(static_cast<long long>(x.extent(0)) == in, DimensionMismatch,
+               "kelp::kernels::spmv: dimension mismatch: A is " << A.num_rows() << " x " << A.num_cols()
+                   << " (mode " << to_string(mode) << "), x has " << x.extent(0)
+                   << " rows, expected " << in);
+  KELP_REQUIRE(static_cast<long long>(y.extent(0)) == out, DimensionMismatch,
+               "kelp::kernels::spmv: dimension mismatch: A is " << A.num_rows() << " x " << A.num_cols()
+                   << " (mode " << to_string(mode) << "), y has " << y.extent(0)
+                   << " rows, expected " << out);
+  if constexpr (XView::rank == 2) {
+    KELP_REQUIRE(x.extent(1) == y.extent(1), DimensionMismatch,
+                 "kelp::kernels::spmv: dimension mismatch: x has " << x.extent(1)
+                     << " columns, y has " << y.extent(1));
+  }
+  KELP_REQUIRE(x.span() == 0 || y.span() == 0 ||
+                   static_cast<const void*>(x.data()) != static_cast<const void*>(y.data()),
+               InvalidArgument, "kelp::kernels::spmv: x and y are the same array; y must not alias x");
+}
+}  // namespace impl
+
+/// y = beta*y + alpha*op(A)*x using (and, on first use, filling) an analysis handle.
+/// @param[in,out] handle  pattern analysis and algorithm choice for A (see SpmvHandle)
+/// @param[in] mode        op: no_transpose, transpose, conjugate or conjugate_transpose
+/// @param[in] x           rank-1 (SpMV) or rank-2 (SpMMV) view; rows = columns of op(A)
+/// @param[in,out] y       same rank as x; rows = rows of op(A); same number of columns as x
+/// @throws DimensionMismatch when shapes don't conform, InvalidArgument when x aliases y
+template <class Matrix, class XView, class YView>
+void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
+          const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+  using Scalar = typename Matrix::scalar_type;
+  using Exec = typename Matrix::execution_space;
+  impl::check_spmv_arguments(mode, A, x, y);
+  const auto X = kelp::impl::as_columns(x);
+  const auto Y = kelp::impl::as_columns(y);
+  using XC = decltype(X);
+  using YC = decltype(Y);
+
+  if (alpha == Scalar(0)) {  // BLAS semantics: op(A) and x are not read
+    Kokkos::parallel_for("kelp::kernels::spmv(scale)", Kokkos::RangePolicy<Exec>(0, y.extent(0)),
+                         impl::ScaleRows<YC, Scalar>{Y, beta, Y.extent(1)});
+    return;
+  }
+  switch (mode) {
+    case SpmvMode::transpose:
+      impl::spmv_transpose<false>(alpha, A, X, beta, Y);
+      return;
+    case SpmvMode::conjugate_transpose:
+      impl::spmv_transpose<true>(alpha, A, X, beta, Y);
+      return;
+    case SpmvMode::no_transpose:
+    case SpmvMode::conjugate:
+      break;
+  }
+  handle.analyze(A);
+  const bool conj = mode == SpmvMode::conjugate && ScalarTraits<Scalar>::is_complex;
+  if (handle.algorithm() == SpmvAlgorithm::merge_path) {
+    if (conj) {
+      impl::spmv_merge_path<true, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
+    } else {
+      impl::spmv_merge_path<false, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
+    }
+  } else if (conj) {
+    impl::spmv_row_parallel<true, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
+  } else {
+    impl::spmv_row_parallel<false, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
+  }
+}
+
+/// y = beta*y + alpha*op(A)*x with a one-off handle (automatic algorithm). On parallel execution
+/// spaces this re-analyses A on every call: keep a SpmvHandle when calling repeatedly.
+template <class Matrix, class XView, class YView>
+void spmv(SpmvMode mode, typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
+          typename Matrix::scalar_type beta, const YView& y) {
+  SpmvHandle<Matrix> handle;
+  spmv(handle, mode, alpha, A, x, beta, y);
+}
+
+/// y = beta*y + alpha*A*x.
+template <class Matrix, class XView, class YView>
+void spmv(typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
+          typename Matrix::scalar_type beta, const YView& y) {
+  spmv(SpmvMode::no_transpose, alpha, A, x, beta, y);
+}
+
+}  // namespace kelp::kernels

@@ -1,0 +1,187 @@
+// SpMV / SpMMV against the sequential reference: every mode x scalar type x algorithm x layout,
+// on matrices with empty rows, long rows and odd (rectangular) shapes.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "kernels/spmv/spmv.hpp"
+#include "test/support/expect.hpp"
+#include "test/support/poison.hpp"
+#include "test/support/random_matrices.hpp"
+#include "test/support/reference.hpp"
+
+namespace kelp {
+namespace {
+
+using kernels::SpmvAlgorithm;
+using kernels::SpmvMode;
+
+template <class Scalar>
+double tolerance() {
+  return std::is_same<typename ScalarTraits<Scalar>::magnitude_type, float>::value ? 2e-5 : 1e-13;
+}
+
+const SpmvMode all_modes[] = {SpmvMode::no_transpose, SpmvMode::transpose, SpmvMode::conjugate,
+                              SpmvMode::conjugate_transpose};
+
+/// Runs one SpMMV case (k columns, given layout; k = 0 means the rank-1 API) and compares
+/// column by column with the reference.
+template <class Scalar, class Layout>
+void check_case(const test::HostCrs<Scalar>& ref, const CrsMatrix<Scalar>& A, SpmvMode mode,
+                SpmvAlgorithm algorithm, long long chunk, int k, Scalar alpha, Scalar beta) {
+  const bool transposed = mode == SpmvMode::transpose || mode == SpmvMode::conjugate_transpose;
+  const int n_in = transposed ? A.num_rows() : A.num_cols();
+  const int n_out = transposed ? A.num_cols() : A.num_rows();
+  const int columns = k == 0 ? 1 : k;
+  std::mt19937 rng(7 + k);
+  Kokkos::View<Scalar**, Layout, HostDevice> xh("x", n_in, columns), yh("y", n_out, columns);
+  for (int i = 0; i < n_in; ++i)
+    for (int j = 0; j < columns; ++j) xh(i, j) = test::random_scalar<Scalar>(rng);
+  for (int i = 0; i < n_out; ++i)
+    for (int j = 0; j < columns; ++j) yh(i, j) = test::random_scalar<Scalar>(rng);
+  if (beta == Scalar(0)) test::poison(yh);  // beta = 0 must not read y
+  // Separate device copies: the host inputs must survive for the reference.
+  Kokkos::View<Scalar**, Layout> x("x", n_in, columns), y("y", n_out, columns);
+  Kokkos::deep_copy(x, xh);
+  Kokkos::deep_copy(y, yh);
+  kernels::SpmvHandle<CrsMatrix<Scalar>> handle(algorithm, chunk);
+
+  if (k == 0) {
+    kernels::spmv(handle, mode, alpha, A, Kokkos::subview(x, Kokkos::ALL, 0), beta,
+                  Kokkos::subview(y, Kokkos::ALL, 0));
+  } else {
+    kernels::spmv(handle, mode, alpha, A, x, beta, y);
+  }
+
+  auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  for (int j = 0; j < columns; ++j) {
+    std::vector<Scalar> xj(n_in), yj(n_out);
+    for (int i = 0; i < n_in; ++i) xj[i] = xh(i, j);
+    for (int i = 0; i < n_out; ++i) yj[i] = yh(i, j);
+    const auto expected = test::reference_spmv(mode, alpha, ref, xj, beta, yj);
+    for (int i = 0; i < n_out; ++i) {
+      const double scale = 1.0 + ScalarTraits<Scalar>::abs(expected[i]);
+      ASSERT_LE(ScalarTraits<Scalar>::abs(result(i, j) - expected[i]), tolerance<Scalar>() * scale * 50)
+          << "mode " << kernels::to_string(mode) << ", algorithm " << kernels::to_string(algorithm)
+          << ", chunk " << chunk << ", k " << k << ", row " << i << ", column " << j;
+    }
+  }
+}
+
+template <class Scalar>
+void check_matrix(const CrsMatrix<Scalar>& A) {
+  const auto ref = test::to_host_crs(A);
+  const Scalar alpha = Scalar(1.25), beta = Scalar(-0.5);
+  for (SpmvMode mode : all_modes) {
+    for (auto [algorithm, chunk] : {std::pair{SpmvAlgorithm::row_parallel, 0LL},
+                                    std::pair{SpmvAlgorithm::merge_path, 7LL},
+                                    std::pair{SpmvAlgorithm::merge_path, 0LL},
+                                    std::pair{SpmvAlgorithm::automatic, 0LL}}) {
+      for (int k : {0, 1, 3, 8, 13}) {
+        for (Scalar b : {Scalar(0), beta}) {
+          check_case<Scalar, Kokkos::LayoutLeft>(ref, A, mode, algorithm, chunk, k, alpha, b);
+          check_case<Scalar, Kokkos::LayoutRight>(ref, A, mode, algorithm, chunk, k, alpha, b);
+        }
+      }
+    }
+  }
+}
+
+template <class Scalar>
+class SpmvTyped : public ::testing::Test {};
+using ScalarTypes = ::testing::Types<float, double, Kokkos::complex<double>>;
+TYPED_TEST_SUITE(SpmvTyped, ScalarTypes);
+
+TYPED_TEST(SpmvTyped, MatchesReferenceWithEmptyAndLongRows) {
+  // 300 x 300, every 5th row empty, 3 rows dense across all columns.
+  check_matrix(test::random_crs<TypeParam>(300, 300, 6, 5, 3));
+}
+
+TYPED_TEST(SpmvTyped, MatchesReferenceOnRectangularMatrices) {
+  check_matrix(test::random_crs<TypeParam>(173, 61, 4, 7, 2));
+  check_matrix(test::random_crs<TypeParam>(37, 211, 9, 0, 1));
+}
+
+TYPED_TEST(SpmvTyped, HandlesEmptyMatrices) {
+  check_matrix(test::random_crs<TypeParam>(0, 5, 3, 0, 0));
+  check_matrix(test::random_crs<TypeParam>(6, 0, 3, 0, 0));
+  check_matrix(test::random_crs<TypeParam>(40, 40, 3, 1, 0));  // every row empty
+}
+
+TEST(Spmv, ExactSmallProductAndConjugateModes) {
+  using C = Kokkos::complex<double>;
+  // A = [[1+2i, 0], [3, -1i]]
+  auto A = crs_from_coo<C>(2, 2, {0, 1, 1}, {0, 0, 1}, {C(1, 2), C(3, 0), C(0, -1)});
+  Kokkos::View<C*> x("x", 2), y("y", 2);
+  auto xh = Kokkos::create_mirror_view(x);
+  xh(0) = C(1, 0);
+  xh(1) = C(0, 1);
+  Kokkos::deep_copy(x, xh);
+
+  kernels::spmv(SpmvMode::conjugate_transpose, C(1), A, x, C(0), y);
+
+  // A^H = [[1-2i, 3], [0, +1i]]; A^H x = [1-2i + 3i, i*i] = [1+1i, -1]
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  EXPECT_EQ(yh(0), C(1, 1));
+  EXPECT_EQ(yh(1), C(-1, 0));
+}
+
+TEST(Spmv, AlphaZeroDoesNotReadX) {
+  auto A = crs_from_coo<double>(2, 2, {0, 1}, {0, 1}, {1.0, 1.0});
+  Kokkos::View<double*> x("x", 2), y("y", 2);
+  test::poison(x);
+  Kokkos::deep_copy(y, 2.0);
+
+  kernels::spmv(0.0, A, x, 3.0, y);
+
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  EXPECT_EQ(yh(0), 6.0);
+  EXPECT_EQ(yh(1), 6.0);
+}
+
+TEST(Spmv, HandleReanalysesWhenThePatternChanges) {
+  kernels::SpmvHandle<CrsMatrix<double>> handle;
+  auto A = test::random_crs<double>(50, 50, 3, 0, 0);
+  auto B = test::random_crs<double>(80, 80, 3, 0, 1);
+  Kokkos::View<double*> x("x", 80), y("y", 80);
+  Kokkos::deep_copy(x, 1.0);
+
+  kernels::spmv(handle, SpmvMode::no_transpose, 1.0, A, Kokkos::subview(x, std::pair{0, 50}), 0.0,
+                Kokkos::subview(y, std::pair{0, 50}));
+  const auto max_a = handle.statistics().max_row_nnz;
+  kernels::spmv(handle, SpmvMode::no_transpose, 1.0, B, x, 0.0, y);
+
+  EXPECT_LT(max_a, 80);
+  EXPECT_EQ(handle.statistics().max_row_nnz, 80);  // B has a dense row
+}
+
+TEST(Spmv, RejectsWrongInputLength) {
+  auto A = crs_from_coo<double>(3, 2, {0, 1, 2, 2}, {0, 1, 0, 1}, {1, 1, 1, 1});  // 3 x 2
+  Kokkos::View<double*> x("x", 3), y("y", 3);
+
+  test::expect_throw_containing<DimensionMismatch>([&] { kernels::spmv(1.0, A, x, 0.0, y); },
+                                                   "A is 3 x 2 (mode no_transpose), x has 3 rows, expected 2");
+}
+
+TEST(Spmv, RejectsWrongOutputLengthAndColumnCounts) {
+  auto A = crs_from_coo<double>(3, 2, {0}, {0}, {1.0});
+  Kokkos::View<double*> x("x", 3), y("y", 3);
+  Kokkos::View<double**> X("X", 2, 2), Y("Y", 3, 3);
+
+  test::expect_throw_containing<DimensionMismatch>(
+      [&] { kernels::spmv(kernels::SpmvMode::transpose, 1.0, A, x, 0.0, y); },
+      "y has 3 rows, expected 2");
+  test::expect_throw_containing<DimensionMismatch>([&] { kernels::spmv(1.0, A, X, 0.0, Y); },
+                                                   "x has 2 columns, y has 3");
+}
+
+TEST(Spmv, RejectsAliasedInputAndOutput) {
+  auto A = crs_from_coo<double>(2, 2, {0}, {0}, {1.0});
+  Kokkos::View<double*> x("x", 2);
+
+  test::expect_throw_containing<InvalidArgument>([&] { kernels::spmv(1.0, A, x, 0.0, x); },
+                                                 "y must not alias x");
+}
+
+}  // namespace
+}  // namespace kelp
