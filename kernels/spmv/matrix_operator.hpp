@@ -1,0 +1,46 @@
+#pragma once
+/// A CrsMatrix seen as an Operator (y = alpha*A*x + beta*y), with its SpMV analysis kept.
+
+#include <memory>
+#include <sstream>
+
+#include "kernels/core/operator.hpp"
+#include "kernels/spmv/spmv.hpp"
+
+namespace kelp {
+
+/// Operator view of a CRS matrix. Holds the matrix (shallow) and one SpmvHandle, so the pattern
+/// analysis happens once. Not safe to apply concurrently from several threads (shared handle).
+template <class Matrix>
+class MatrixOperator : public Operator<typename Matrix::scalar_type, typename Matrix::device_type> {
+ public:
+  using Scalar = typename Matrix::scalar_type;
+  using Base = Operator<Scalar, typename Matrix::device_type>;
+
+  explicit MatrixOperator(Matrix A, kernels::SpmvAlgorithm algorithm = kernels::SpmvAlgorithm::automatic)
+      : A_(A), handle_(std::make_unique<kernels::SpmvHandle<Matrix>>(algorithm)) {
+    handle_->analyze(A_);
+  }
+
+  Ordinal num_rows() const override { return A_.num_rows(); }
+  Ordinal num_cols() const override { return A_.num_cols(); }
+  std::string summary() const override {
+    std::ostringstream out;
+    out << "CrsMatrix " << A_.num_rows() << " x " << A_.num_cols() << ", nnz " << A_.nnz()
+        << ", spmv " << kernels::to_string(handle_->algorithm());
+    return out.str();
+  }
+  const Matrix& matrix() const { return A_; }
+
+ protected:
+  void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
+                  Scalar beta) const override {
+    kernels::spmv(*handle_, kernels::SpmvMode::no_transpose, alpha, A_, x, beta, y);
+  }
+
+ private:
+  Matrix A_;
+  std::unique_ptr<kernels::SpmvHandle<Matrix>> handle_;  // mutable analysis cache behind const apply
+};
+
+}  // namespace kelp

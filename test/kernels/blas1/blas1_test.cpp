@@ -1,0 +1,188 @@
+// BLAS-1 and multi-vector kernels against sequential references, for float, double and complex,
+// odd lengths (including 0 and 1), both multi-vector layouts, and NaN-poisoned outputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "kernels/blas1.hpp"
+#include "test/support/poison.hpp"
+#include "test/support/random_matrices.hpp"
+
+namespace kelp {
+namespace {
+
+template <class Scalar>
+using Mag = typename ScalarTraits<Scalar>::magnitude_type;
+
+template <class Scalar>
+double tol() {
+  return std::is_same<Mag<Scalar>, float>::value ? 1e-4 : 1e-12;
+}
+
+template <class Scalar>
+std::vector<Scalar> random_values(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Scalar> v(n);
+  for (auto& x : v) x = test::random_scalar<Scalar>(rng);
+  return v;
+}
+
+template <class Scalar, class Layout = Kokkos::LayoutLeft>
+Kokkos::View<Scalar**, Layout> device_multivector(const std::vector<Scalar>& column_major, std::size_t n,
+                                                  std::size_t k) {
+  Kokkos::View<Scalar**, Layout> v("mv", n, k);
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t j = 0; j < k; ++j)
+    for (std::size_t i = 0; i < n; ++i) h(i, j) = column_major[i + j * n];
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+template <class Scalar>
+Kokkos::View<Scalar*> device_vector(const std::vector<Scalar>& values) {
+  Kokkos::View<Scalar*> v("v", values.size());
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < values.size(); ++i) h(i) = values[i];
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+template <class Scalar>
+Scalar reference_dot(const std::vector<Scalar>& x, const std::vector<Scalar>& y, std::size_t offset,
+                     std::size_t n) {
+  Scalar s = Scalar(0);
+  for (std::size_t i = 0; i < n; ++i) s += ScalarTraits<Scalar>::conj(x[offset + i]) * y[offset + i];
+  return s;
+}
+
+template <class Scalar>
+class Blas1Typed : public ::testing::Test {};
+using ScalarTypes = ::testing::Types<float, double, Kokkos::complex<double>>;
+TYPED_TEST_SUITE(Blas1Typed, ScalarTypes);
+
+TYPED_TEST(Blas1Typed, DotAndFusedDotsMatchReference) {
+  using S = TypeParam;
+  for (std::size_t n : {0, 1, 17, 1001, 100003}) {
+    const auto x = random_values<S>(n, 1), y = random_values<S>(n, 2), z = random_values<S>(n, 3);
+    auto dx = device_vector(x), dy = device_vector(y), dz = device_vector(z);
+
+    const S d = kernels::dot(dx, dy);
+    const auto [d1, d2] = kernels::dots(dx, dy, dz, dz);
+
+    const S ref = reference_dot(x, y, 0, n), ref2 = reference_dot(z, z, 0, n);
+    const double scale = 1.0 + std::sqrt(static_cast<double>(n));
+    EXPECT_LE(ScalarTraits<S>::abs(d - ref), tol<S>() * scale) << "n = " << n;
+    EXPECT_LE(ScalarTraits<S>::abs(d1 - ref), tol<S>() * scale) << "n = " << n;
+    EXPECT_LE(ScalarTraits<S>::abs(d2 - ref2), tol<S>() * scale * 2) << "n = " << n;
+  }
+}
+
+TYPED_TEST(Blas1Typed, NormsMatchReferenceAndPropagateNaN) {
+  using S = TypeParam;
+  const std::size_t n = 1001;
+  const auto x = random_values<S>(n, 4);
+  auto dx = device_vector(x);
+  double ref2 = 0, refinf = 0;
+  for (const auto& v : x) {
+    ref2 += ScalarTraits<S>::abs2(v);
+    refinf = std::max<double>(refinf, ScalarTraits<S>::abs(v));
+  }
+
+  EXPECT_NEAR(kernels::nrm2(dx), std::sqrt(ref2), tol<S>() * std::sqrt(ref2));
+  EXPECT_NEAR(kernels::nrminf(dx), refinf, tol<S>() * refinf);
+
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dx);
+  h(500) = test::nan_scalar<S>();
+  Kokkos::deep_copy(dx, h);
+  EXPECT_TRUE(std::isnan(kernels::nrm2(dx)));
+  EXPECT_TRUE(std::isnan(kernels::nrminf(dx)));
+  EXPECT_EQ(kernels::nrminf(Kokkos::View<S*>("empty", 0)), Mag<S>(0));
+}
+
+TYPED_TEST(Blas1Typed, AxpbyUpdateScalMatchReferenceAndIgnorePoisonedOutputs) {
+  using S = TypeParam;
+  const std::size_t n = 777;
+  const auto x = random_values<S>(n, 5), y = random_values<S>(n, 6), z = random_values<S>(n, 7);
+  const S a = S(1.5), b = S(-0.25), g = S(2);
+  auto dx = device_vector(x), dy = device_vector(y), dz = device_vector(z);
+  auto dpoisoned = device_vector(y);
+  test::poison(dpoisoned);
+
+  kernels::axpby(a, dx, b, dy);             // y = a x + b y
+  kernels::axpby(a, dx, S(0), dpoisoned);   // poisoned y must not be read
+  auto du = device_vector(y);
+  kernels::update(a, dx, b, du, g, dz);     // u = a x + b u + g z
+  auto ds = device_vector(x);
+  kernels::scal(b, ds);
+
+  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dy);
+  auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dpoisoned);
+  auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), du);
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ds);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_LE(ScalarTraits<S>::abs(hy(i) - (a * x[i] + b * y[i])), tol<S>());
+    EXPECT_LE(ScalarTraits<S>::abs(hp(i) - a * x[i]), tol<S>());
+    EXPECT_LE(ScalarTraits<S>::abs(hu(i) - (a * x[i] + b * y[i] + g * z[i])), tol<S>());
+    EXPECT_LE(ScalarTraits<S>::abs(hs(i) - b * x[i]), tol<S>());
+  }
+}
+
+template <class S, class Layout>
+void check_multivector_kernels() {
+  const std::size_t n = 1003, k = 5;
+  const auto x = random_values<S>(n * k, 8), y = random_values<S>(n * k, 9);
+  auto X = device_multivector<S, Layout>(x, n, k), Y = device_multivector<S, Layout>(y, n, k);
+  Kokkos::View<S*> dots("dots", k);
+  Kokkos::View<Mag<S>*> norms("norms", k), norms_inf("norms_inf", k);
+  test::poison(dots);
+
+  kernels::dot(X, Y, dots);
+  kernels::nrm2(X, norms);
+  kernels::nrminf(X, norms_inf);
+  kernels::axpby(S(2), X, S(0), Y);  // Y = 2 X (Y not read)
+
+  auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dots);
+  auto hn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), norms);
+  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), norms_inf);
+  auto hY = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
+  for (std::size_t j = 0; j < k; ++j) {
+    EXPECT_LE(ScalarTraits<S>::abs(hd(j) - reference_dot(x, y, j * n, n)), tol<S>() * 40) << j;
+    double r2 = 0, rinf = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      r2 += ScalarTraits<S>::abs2(x[i + j * n]);
+      rinf = std::max<double>(rinf, ScalarTraits<S>::abs(x[i + j * n]));
+      EXPECT_LE(ScalarTraits<S>::abs(hY(i, j) - S(2) * x[i + j * n]), tol<S>());
+    }
+    EXPECT_NEAR(hn(j), std::sqrt(r2), tol<S>() * 40) << j;
+    EXPECT_NEAR(hi(j), rinf, tol<S>()) << j;
+  }
+}
+
+TYPED_TEST(Blas1Typed, MultiVectorKernelsWorkColumnWiseInBothLayouts) {
+  check_multivector_kernels<TypeParam, Kokkos::LayoutLeft>();
+  check_multivector_kernels<TypeParam, Kokkos::LayoutRight>();
+}
+
+TEST(Blas1, ComplexDotConjugatesTheFirstArgument) {
+  using C = Kokkos::complex<double>;
+  auto x = device_vector<C>({C(0, 1)}), y = device_vector<C>({C(0, 1)});
+
+  EXPECT_EQ(kernels::dot(x, y), C(1, 0));  // conj(i) * i = 1, not i * i = -1
+}
+
+TEST(Blas1, RejectsMismatchedLengths) {
+  Kokkos::View<double*> x("x", 3), y("y", 4);
+
+  try {
+    kernels::axpby(1.0, x, 1.0, y);
+    FAIL() << "expected DimensionMismatch";
+  } catch (const DimensionMismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("x has extent 3 in dimension 0, y has 4"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(kernels::dot(x, y), DimensionMismatch);
+}
+
+}  // namespace
+}  // namespace kelp

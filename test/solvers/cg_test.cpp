@@ -1,0 +1,254 @@
+// Preconditioned CG: exact small solves, convergence on the shared SPD matrices with the true
+// residual recomputed here, and honest reporting of every failure mode.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "kernels/generators/generators.hpp"
+#include "kernels/io/matrix_market.hpp"
+#include "kernels/spmv/matrix_operator.hpp"
+#include "precond/identity.hpp"
+#include "precond/jacobi/jacobi.hpp"
+#include "solvers/cg/cg.hpp"
+#include "test/support/dense.hpp"
+#include "test/support/expect.hpp"
+#include "test/support/paths.hpp"
+
+namespace kelp {
+namespace {
+
+using solvers::StopReason;
+
+/// ||b - A x|| / ||b|| computed here, independently of the solver.
+template <class Matrix, class B, class X>
+double true_relative_residual(const Matrix& A, const B& b, const X& x) {
+  using Scalar = typename Matrix::scalar_type;
+  VectorView<Scalar> r("r", A.num_rows());
+  Kokkos::deep_copy(r, b);
+  kernels::spmv(Scalar(-1), A, x, Scalar(1), r);
+  return kernels::nrm2(r) / kernels::nrm2(b);
+}
+
+template <class Matrix>
+std::shared_ptr<precond::Preconditioner<Matrix>> make_jacobi(const Matrix& A) {
+  auto M = std::make_shared<precond::Jacobi<Matrix>>();
+  M->setup(A);
+  return M;
+}
+
+template <class Matrix>
+solvers::SolveResult solve(const Matrix& A, const VectorView<typename Matrix::scalar_type>& b,
+                           const VectorView<typename Matrix::scalar_type>& x,
+                           std::shared_ptr<const Operator<typename Matrix::scalar_type>> M,
+                           solvers::CgParams params = {}) {
+  using Scalar = typename Matrix::scalar_type;
+  solvers::Cg<Scalar> cg(std::make_shared<MatrixOperator<Matrix>>(A), M, params);
+  return cg.solve(b, x);
+}
+
+TEST(Cg, SolvesTwoByTwoExactlyInTwoIterations) {
+  auto A = test::crs_from_dense<double>({{4, 1}, {1, 3}});
+  auto b = test::vector_from<double>({1, 2});
+  auto x = test::vector_from<double>({0, 0});
+  auto M = std::make_shared<precond::Identity<CrsMatrix<double>>>();
+  M->setup(A);
+  solvers::CgParams params;
+  params.relative_tolerance = 1e-14;
+
+  const auto result = solve(A, b, x, M, params);
+
+  EXPECT_EQ(result.reason, StopReason::converged_relative);
+  EXPECT_LE(result.iterations, 2);
+  const auto xs = test::to_std(x);
+  EXPECT_NEAR(xs[0], 1.0 / 11.0, 1e-14);  // inverse of [[4,1],[1,3]] times [1,2]
+  EXPECT_NEAR(xs[1], 7.0 / 11.0, 1e-14);
+}
+
+TEST(Cg, ConvergesOnGeneratedPoissonWithJacobiAndReportsTheTrueResidual) {
+  auto A = generators::laplace3d<double>(20, 20, 20);
+  VectorView<double> b("b", A.num_rows()), x("x", A.num_rows());
+  Kokkos::deep_copy(b, 1.0);
+  int monitor_calls = 0;
+  solvers::Cg<double> cg(std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), make_jacobi(A), {});
+  cg.set_monitor([&](int, double, double) { ++monitor_calls; });
+
+  const auto result = cg.solve(b, x);
+
+  const double rel = true_relative_residual(A, b, x);
+  EXPECT_EQ(result.reason, StopReason::converged_relative);
+  EXPECT_LE(rel, 1e-8);
+  EXPECT_NEAR(result.relative_residual(), rel, 1e-12);
+  EXPECT_EQ(monitor_calls, result.iterations);
+  EXPECT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1);
+  EXPECT_GT(result.iterations, 10);
+}
+
+/// CG with Jacobi on a real SPD matrix, b = A * ones; the true residual must reach 1e-8.
+template <class Scalar>
+void solve_shared_matrix(const std::string& name, int max_iterations) {
+  auto A = io::read_matrix_market<Scalar>(test::matrix_path(name));
+  VectorView<Scalar> ones("ones", A.num_rows()), b("b", A.num_rows()), x("x", A.num_rows());
+  Kokkos::deep_copy(ones, Scalar(1));
+  kernels::spmv(Scalar(1), A, ones, Scalar(0), b);
+  solvers::CgParams params;
+  params.max_iterations = max_iterations;
+
+  const auto result = solve(A, b, x, make_jacobi(A), params);
+
+  const double rel = true_relative_residual(A, b, x);
+  EXPECT_EQ(result.reason, StopReason::converged_relative) << name;
+  EXPECT_LE(rel, 1e-8) << name << " after " << result.iterations << " iterations";
+  EXPECT_NEAR(result.relative_residual(), rel, 1e-10) << name;
+}
+
+TEST(Cg, ConvergesOnTheSharedSpdMatrices) {
+  for (const char* name : {"1138_bus", "Aani", "ani4", "bcsstk13", "bcsstk14", "gr_30_30", "rapA",
+                           "wing_lap"}) {
+    solve_shared_matrix<double>(name, 20000);
+  }
+}
+
+TEST(Cg, ConvergesOnComplexHermitianMatrix) {
+  solve_shared_matrix<Kokkos::complex<double>>("mhd1280b", 20000);
+}
+
+TEST(Cg, ConvergesInSinglePrecision) {
+  auto A = generators::laplace2d<float>(16, 16);
+  VectorView<float> b("b", A.num_rows()), x("x", A.num_rows());
+  Kokkos::deep_copy(b, 1.0f);
+  solvers::CgParams params;
+  params.relative_tolerance = 1e-5;
+
+  const auto result = solve(A, b, x, make_jacobi(A), params);
+
+  EXPECT_TRUE(result.converged());
+  EXPECT_LE(true_relative_residual(A, b, x), 1e-5);
+}
+
+TEST(Cg, StopsAtMaxIterationsWithTheTrueResidual) {
+  auto A = generators::laplace2d<double>(30, 30);
+  VectorView<double> b("b", A.num_rows()), x("x", A.num_rows());
+  Kokkos::deep_copy(b, 1.0);
+  solvers::CgParams params;
+  params.max_iterations = 3;
+
+  const auto result = solve(A, b, x, make_jacobi(A), params);
+
+  EXPECT_EQ(result.reason, StopReason::max_iterations);
+  EXPECT_EQ(result.iterations, 3);
+  EXPECT_NEAR(result.relative_residual(), true_relative_residual(A, b, x), 1e-12);
+  EXPECT_GT(result.relative_residual(), 1e-3);
+}
+
+TEST(Cg, DetectsIndefiniteMatrix) {
+  auto A = test::crs_from_dense<double>({{1, 0, 0}, {0, -2, 0}, {0, 0, 3}});
+  auto b = test::vector_from<double>({1, 1, 1});
+  auto x = test::vector_from<double>({0, 0, 0});
+  auto M = std::make_shared<precond::Identity<CrsMatrix<double>>>();
+  M->setup(A);
+
+  const auto result = solve(A, b, x, M);
+
+  EXPECT_EQ(result.reason, StopReason::indefinite_matrix);
+  EXPECT_FALSE(result.converged());
+}
+
+/// M = -I: negative definite, so r^T M r < 0 at the first step.
+class NegativeIdentity : public Operator<double> {
+ public:
+  explicit NegativeIdentity(Ordinal n) : n_(n) {}
+  Ordinal num_rows() const override { return n_; }
+  Ordinal num_cols() const override { return n_; }
+  std::string summary() const override { return "-I"; }
+
+ protected:
+  void apply_impl(const_vector_type x, vector_type y, double alpha, double beta) const override {
+    kernels::axpby(-alpha, x, beta, y);
+  }
+
+ private:
+  Ordinal n_;
+};
+
+TEST(Cg, DetectsIndefinitePreconditioner) {
+  auto A = generators::laplace1d<double>(10);
+  VectorView<double> b("b", 10), x("x", 10);
+  Kokkos::deep_copy(b, 1.0);
+
+  const auto result = solve(A, b, x, std::make_shared<NegativeIdentity>(10));
+
+  EXPECT_EQ(result.reason, StopReason::indefinite_preconditioner);
+}
+
+TEST(Cg, ReportsNonFiniteRightHandSideAndMatrix) {
+  auto A = generators::laplace1d<double>(10);
+  VectorView<double> b("b", 10), x("x", 10);
+  Kokkos::deep_copy(b, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(solve(A, b, x, make_jacobi(A)).reason, StopReason::non_finite);
+
+  auto B = test::crs_from_dense<double>({{2, -1}, {-1, 2}});
+  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B.values());
+  values(1) = std::numeric_limits<double>::quiet_NaN();
+  Kokkos::deep_copy(B.values(), values);
+  auto b2 = test::vector_from<double>({1, 1});
+  auto x2 = test::vector_from<double>({0, 0});
+  auto M = std::make_shared<precond::Identity<CrsMatrix<double>>>();
+  M->setup(B);
+  EXPECT_EQ(solve(B, b2, x2, M).reason, StopReason::non_finite);
+}
+
+TEST(Cg, ZeroRightHandSideGivesZeroSolution) {
+  auto A = generators::laplace1d<double>(5);
+  auto b = test::vector_from<double>({0, 0, 0, 0, 0});
+  auto x = test::vector_from<double>({1, 2, 3, 4, 5});
+
+  const auto result = solve(A, b, x, make_jacobi(A));
+
+  EXPECT_TRUE(result.converged());
+  EXPECT_EQ(test::to_std(x), (std::vector<double>(5, 0.0)));
+}
+
+TEST(Cg, UsesTheInitialGuess) {
+  auto A = generators::laplace2d<double>(10, 10);
+  VectorView<double> b("b", 100), x("x", 100);
+  Kokkos::deep_copy(b, 1.0);
+  solve(A, b, x, make_jacobi(A));  // x is now the solution
+
+  const auto again = solve(A, b, x, make_jacobi(A));
+
+  EXPECT_EQ(again.iterations, 0);
+  EXPECT_TRUE(again.converged());
+}
+
+TEST(Cg, WorksAsAnOperatorApproximatingTheInverse) {
+  auto A = generators::laplace1d<double>(8);
+  auto inverse = std::make_shared<solvers::Cg<double>>(
+      std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), make_jacobi(A), solvers::CgParams{});
+  VectorView<double> b("b", 8), x("x", 8);
+  Kokkos::deep_copy(b, 1.0);
+
+  inverse->apply(b, x);  // x = A^{-1} b
+
+  EXPECT_LE(true_relative_residual(A, b, x), 1e-8);
+}
+
+TEST(Cg, RejectsMismatchedShapesAndParameters) {
+  auto A = generators::laplace1d<double>(4);
+  auto op = std::make_shared<MatrixOperator<CrsMatrix<double>>>(A);
+  auto M5 = make_jacobi(generators::laplace1d<double>(5));
+  VectorView<double> b("b", 5), x("x", 4);
+  solvers::CgParams bad;
+  bad.relative_tolerance = -1;
+
+  test::expect_throw_containing<DimensionMismatch>([&] { solvers::Cg<double>(op, M5, {}); },
+                                                   "preconditioner is 5 x 5, operator is 4 x 4");
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::Cg<double>(op, make_jacobi(A), bad); },
+                                                 "relative_tolerance = -1");
+  solvers::Cg<double> cg(op, make_jacobi(A), {});
+  test::expect_throw_containing<DimensionMismatch>([&] { cg.solve(b, x); }, "b has 5 rows, x has 4");
+}
+
+}  // namespace
+}  // namespace kelp
