@@ -9,6 +9,9 @@ if(KELP_IN_TREE_KOKKOS)
 endif()
 
 foreach(area kernels precond solvers distributed)
+  if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${area})
+    continue()
+  endif()
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${area}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kelp/${area}
           FILES_MATCHING PATTERN "*.hpp")
