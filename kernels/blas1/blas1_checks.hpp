@@ -11,7 +11,7 @@ namespace kelp::kernels::impl {
 template <class A, class B>
 void require_same_shape(const char* where, const char* name_a, const A& a, const char* name_b,
                         const B& b) {
-  static_assert(A::rank == B::rank, "BLAS-1: operands must have the same rank");
+  static_assert(static_cast<int>(A::rank) == static_cast<int>(B::rank), "BLAS-1: operands must have the same rank");
   for (unsigned r = 0; r < A::rank; ++r) {
     KELP_REQUIRE(a.extent(r) == b.extent(r), DimensionMismatch,
                  where << ": dimension mismatch: " << name_a << " has extent " << a.extent(r)

@@ -27,7 +27,7 @@ namespace kelp::kernels {
 namespace impl {
 template <class Matrix, class XView, class YView>
 void check_spmv_arguments(SpmvMode mode, const Matrix& A, const XView& x, const YView& y) {
-  static_assert(XView::rank == YView::rank, "spmv: x and y must both be vectors or both multi-vectors");
+  static_assert(static_cast<int>(XView::rank) == static_cast<int>(YView::rank), "spmv: x and y must both be vectors or both multi-vectors");
   static_assert(XView::rank == 1 || XView::rank == 2, "spmv: x and y must be rank-1 or rank-2 views");
   static_assert(std::is_same<typename YView::non_const_value_type, typename Matrix::scalar_type>::value,
                 "spmv: y must have the matrix's scalar type");

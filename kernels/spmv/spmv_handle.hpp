@@ -40,6 +40,36 @@ struct RowStatistics {
   long long empty_rows = 0;
 };
 
+/// Row-length statistics of A's pattern (two passes over row_map).
+/// Free function, not a member: CUDA extended lambdas cannot live in private member functions.
+template <class Matrix>
+RowStatistics row_statistics(const Matrix& A) {
+  using ordinal_type = typename Matrix::ordinal_type;
+  using execution_space = typename Matrix::execution_space;
+  RowStatistics stats;
+  const ordinal_type n = A.num_rows();
+  if (n == 0) return stats;
+  auto row_map = A.row_map();
+  long long max_len = 0, empty = 0;
+  Kokkos::parallel_reduce(
+      "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, long long& local_max) {
+        const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
+        if (len > local_max) local_max = len;
+      },
+      Kokkos::Max<long long>(max_len));
+  Kokkos::parallel_reduce(
+      "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(0, n),
+      KOKKOS_LAMBDA(const ordinal_type i, long long& count) {
+        if (row_map(i + 1) == row_map(i)) ++count;
+      },
+      empty);
+  stats.max_row_nnz = max_len;
+  stats.empty_rows = empty;
+  stats.mean_row_nnz = static_cast<double>(A.nnz()) / static_cast<double>(n);
+  return stats;
+}
+
 template <class Matrix>
 class SpmvHandle {
  public:
@@ -71,7 +101,7 @@ class SpmvHandle {
     num_rows_ = A.num_rows();
     num_cols_ = A.num_cols();
     nnz_ = A.nnz();
-    stats_ = compute_statistics(A);
+    stats_ = row_statistics(A);
     chosen_ = requested_ == SpmvAlgorithm::automatic ? choose(stats_) : requested_;
     items_per_chunk_ = items_per_chunk_request_ > 0 ? items_per_chunk_request_
                                                     : default_items_per_chunk();
@@ -113,31 +143,6 @@ class SpmvHandle {
   }
 
  private:
-  static RowStatistics compute_statistics(const Matrix& A) {
-    RowStatistics stats;
-    const ordinal_type n = A.num_rows();
-    if (n == 0) return stats;
-    auto row_map = A.row_map();
-    long long max_len = 0, empty = 0;
-    Kokkos::parallel_reduce(
-        "kelp::kernels::SpmvHandle::analyze", Kokkos::RangePolicy<execution_space>(0, n),
-        KOKKOS_LAMBDA(const ordinal_type i, long long& local_max) {
-          const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
-          if (len > local_max) local_max = len;
-        },
-        Kokkos::Max<long long>(max_len));
-    Kokkos::parallel_reduce(
-        "kelp::kernels::SpmvHandle::analyze", Kokkos::RangePolicy<execution_space>(0, n),
-        KOKKOS_LAMBDA(const ordinal_type i, long long& count) {
-          if (row_map(i + 1) == row_map(i)) ++count;
-        },
-        empty);
-    stats.max_row_nnz = max_len;
-    stats.empty_rows = empty;
-    stats.mean_row_nnz = static_cast<double>(A.nnz()) / static_cast<double>(n);
-    return stats;
-  }
-
   /// GPU: a few items per thread keeps all lanes busy; host: a few chunks per thread.
   long long default_items_per_chunk() const {
     const long long total = static_cast<long long>(num_rows_) + static_cast<long long>(nnz_);

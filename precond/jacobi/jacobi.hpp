@@ -9,6 +9,22 @@
 
 namespace kelp::precond {
 
+namespace impl {
+/// y = alpha * inv .* x + beta * y; beta = 0 does not read y.
+/// Free function: CUDA extended lambdas cannot live in protected member functions.
+template <class Inv, class X, class Y, class Scalar>
+void scale_by_inverse_diagonal(const Inv& inv, const X& x, const Y& y, Scalar alpha, Scalar beta) {
+  const bool overwrite = beta == Scalar(0);
+  Kokkos::parallel_for(
+      "kelp::precond::Jacobi::apply",
+      Kokkos::RangePolicy<typename Y::execution_space>(0, x.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        const Scalar v = alpha * inv(i) * x(i);
+        y(i) = overwrite ? v : v + beta * y(i);  // beta = 0 must not read y
+      });
+}
+}  // namespace impl
+
 struct JacobiParams {
   /// Damping omega in (0, 2]; 1 (the default) is plain Jacobi, the right choice inside CG where
   /// any scaling of M^{-1} is absorbed by the step lengths.
@@ -77,15 +93,7 @@ class Jacobi : public Preconditioner<Matrix> {
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
                   Scalar beta) const override {
     state_.check_apply("kelp::precond::Jacobi::apply");
-    auto inv = inverse_diagonal_;
-    const bool overwrite = beta == Scalar(0);
-    Kokkos::parallel_for(
-        "kelp::precond::Jacobi::apply",
-        Kokkos::RangePolicy<typename Matrix::execution_space>(0, x.extent(0)),
-        KOKKOS_LAMBDA(const Ordinal i) {
-          const Scalar v = alpha * inv(i) * x(i);
-          y(i) = overwrite ? v : v + beta * y(i);  // beta = 0 must not read y
-        });
+    impl::scale_by_inverse_diagonal(inverse_diagonal_, x, y, alpha, beta);
   }
 
  private:
