@@ -1,0 +1,256 @@
+// kelp-bench-mm: Matrix Market parse speed.
+//
+// Writes a generated 3D 7-point Laplacian (n^3 rows, about 7 n^3 entries) as plain and as gzip
+// Matrix Market to a temporary folder, then parses each file `repeat` times, and does the same
+// for every *.mtx / *.mtx.gz in a matrix folder. Two stages are timed per file:
+//   parse_coo: io::read_matrix_market_coo (text -> host triplets; the parser alone)
+//   read_crs:  io::read_matrix_market<double> (parse + crs_from_coo assembly)
+// Output: one JSON line for the configuration, then one per (file, stage) with the median and
+// minimum wall seconds, the median CPU seconds of the process (robust on a shared machine),
+// MB/s of uncompressed text and million stored entries per second (by wall and by CPU time).
+//
+// Usage: kelp-bench-mm [--n 100] [--repeat 5] [--matrices DIR] [--work-dir DIR] [--keep]
+
+#include <stdlib.h>
+#include <time.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/io/matrix_market.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using kelp::io::MatrixMarketField;
+
+struct BenchConfig {
+  int n = 100;                 // Laplacian grid points per dimension: 100^3 rows, ~7e6 entries
+  int repeat = 5;              // parses per file and stage; the median is reported
+  std::string matrices_dir;    // every *.mtx(.gz) in it is parsed too; empty: skip
+  std::string work_dir;        // where the generated files go; empty: a fresh temp folder
+  bool keep = false;           // keep the generated files
+};
+
+std::string json_string(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// CPU time of this process (user + system), which, unlike wall time, other jobs on a shared
+/// machine barely disturb.
+double cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+struct Timings {
+  std::vector<double> wall;  // sorted
+  std::vector<double> cpu;   // sorted
+  double wall_median() const { return wall[wall.size() / 2]; }
+  double cpu_median() const { return cpu[cpu.size() / 2]; }
+};
+
+/// Size of the decompressed content (equals the file size for plain files).
+std::int64_t text_bytes(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) return -1;
+  std::vector<char> buffer(1 << 22);
+  std::int64_t total = 0;
+  int count = 0;
+  while ((count = gzread(file, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0) {
+    total += count;
+  }
+  gzclose(file);
+  return total;
+}
+
+/// 7-point Laplacian on an n x n x n grid (Dirichlet boundary), assembled directly in CRS.
+kelp::CrsMatrix<double, kelp::Ordinal, kelp::Offset, kelp::HostDevice> laplace3d(int n) {
+  using Matrix = kelp::CrsMatrix<double, kelp::Ordinal, kelp::Offset, kelp::HostDevice>;
+  const kelp::Ordinal num_rows = n * n * n;
+  const kelp::Offset nnz = 7 * kelp::Offset(n) * n * n - 6 * kelp::Offset(n) * n;
+  typename Matrix::row_map_type row_map("row_map", num_rows + 1);
+  typename Matrix::entries_type entries("entries", nnz);
+  typename Matrix::values_type values("values", nnz);
+  kelp::Offset k = 0;
+  for (int z = 0; z < n; ++z) {
+    for (int y = 0; y < n; ++y) {
+      for (int x = 0; x < n; ++x) {
+        const kelp::Ordinal row = x + n * (y + n * z);
+        const auto add = [&](kelp::Ordinal col, double value) {
+          entries(k) = col;
+          values(k) = value;
+          ++k;
+        };
+        if (z > 0) add(row - n * n, -1.0);
+        if (y > 0) add(row - n, -1.0);
+        if (x > 0) add(row - 1, -1.0);
+        add(row, 6.0);
+        if (x < n - 1) add(row + 1, -1.0);
+        if (y < n - 1) add(row + n, -1.0);
+        if (z < n - 1) add(row + n * n, -1.0);
+        row_map(row + 1) = k;
+      }
+    }
+  }
+  return Matrix(num_rows, num_rows, row_map, entries, values);
+}
+
+template <class Function>
+Timings time_runs(int repeat, const Function& function) {
+  Timings timings;
+  for (int r = 0; r < repeat; ++r) {
+    const double cpu_start = cpu_seconds();
+    const auto start = std::chrono::steady_clock::now();
+    function();
+    timings.wall.push_back(seconds_since(start));
+    timings.cpu.push_back(cpu_seconds() - cpu_start);
+  }
+  std::sort(timings.wall.begin(), timings.wall.end());
+  std::sort(timings.cpu.begin(), timings.cpu.end());
+  return timings;
+}
+
+void bench_file(const std::string& path, const std::string& label, int repeat) {
+  const auto info = kelp::io::read_matrix_market_info(path);
+  const std::int64_t bytes = text_bytes(path);
+  const std::int64_t disk_bytes = static_cast<std::int64_t>(fs::file_size(path));
+  const bool complex = info.field == MatrixMarketField::complex;
+
+  std::int64_t checksum = 0;  // keeps the reads observable
+  const auto parse_coo = [&] { checksum += kelp::io::read_matrix_market_coo(path).rows.size(); };
+  const auto read_crs = [&] {
+    if (complex) {
+      checksum += kelp::io::read_matrix_market<Kokkos::complex<double>>(path).nnz();
+    } else {
+      checksum += kelp::io::read_matrix_market<double>(path).nnz();
+    }
+  };
+  for (const auto& [stage, function] :
+       {std::pair<const char*, std::function<void()>>{"parse_coo", parse_coo},
+        std::pair<const char*, std::function<void()>>{"read_crs", read_crs}}) {
+    const Timings timings = time_runs(repeat, function);
+    const double median = timings.wall_median();
+    const double cpu = timings.cpu_median();
+    std::ostringstream line;
+    line.precision(4);
+    line << "{\"bench\":\"mm_parse\",\"file\":" << json_string(label)
+         << ",\"stage\":\"" << stage << "\",\"format\":\"" << kelp::io::to_string(info.format)
+         << "\",\"field\":\"" << kelp::io::to_string(info.field) << "\",\"symmetry\":\""
+         << kelp::io::to_string(info.symmetry) << "\",\"rows\":" << info.num_rows
+         << ",\"stored_entries\":" << info.num_stored_entries << ",\"text_bytes\":" << bytes
+         << ",\"disk_bytes\":" << disk_bytes << ",\"repeat\":" << repeat
+         << ",\"median_s\":" << median << ",\"min_s\":" << timings.wall.front()
+         << ",\"cpu_median_s\":" << cpu << ",\"mb_per_s\":" << bytes / median / 1e6
+         << ",\"mentries_per_s\":" << info.num_stored_entries / median / 1e6
+         << ",\"cpu_mb_per_s\":" << bytes / cpu / 1e6
+         << ",\"cpu_mentries_per_s\":" << info.num_stored_entries / cpu / 1e6 << "}";
+    std::cout << line.str() << std::endl;
+  }
+  if (checksum < 0) std::cout << "unreachable\n";
+}
+
+int run(const BenchConfig& config) {
+  std::string work_dir = config.work_dir;
+  bool made_work_dir = false;
+  if (work_dir.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "kelp-bench-mm-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      std::cerr << "kelp-bench-mm: cannot create a temporary folder\n";
+      return 1;
+    }
+    work_dir = pattern;
+    made_work_dir = true;
+  }
+  std::cout << "{\"bench\":\"mm_parse\",\"config\":{\"n\":" << config.n
+            << ",\"repeat\":" << config.repeat
+            << ",\"matrices\":" << json_string(config.matrices_dir)
+            << ",\"work_dir\":" << json_string(work_dir)
+            << ",\"keep\":" << (config.keep ? "true" : "false") << "}}" << std::endl;
+
+  if (config.n > 0) {
+    const auto A = laplace3d(config.n);
+    const std::string name = "laplace3d_" + std::to_string(config.n) + ".mtx";
+    for (const std::string& file : {name, name + ".gz"}) {
+      const std::string path = (fs::path(work_dir) / file).string();
+      const auto start = std::chrono::steady_clock::now();
+      kelp::io::write_matrix_market(path, A);
+      const double seconds = seconds_since(start);
+      std::cout << "{\"bench\":\"mm_parse\",\"file\":" << json_string(file)
+                << ",\"stage\":\"write\",\"stored_entries\":" << A.nnz()
+                << ",\"disk_bytes\":" << fs::file_size(path) << ",\"seconds\":" << seconds
+                << "}" << std::endl;
+      bench_file(path, file, config.repeat);
+    }
+  }
+
+  if (!config.matrices_dir.empty() && fs::is_directory(config.matrices_dir)) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(config.matrices_dir)) {
+      const std::string name = entry.path().filename().string();
+      const bool mtx = name.size() > 4 && name.compare(name.size() - 4, 4, ".mtx") == 0;
+      const bool mtx_gz = name.size() > 7 && name.compare(name.size() - 7, 7, ".mtx.gz") == 0;
+      if (entry.is_regular_file() && (mtx || mtx_gz)) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) bench_file(file.string(), file.filename().string(), config.repeat);
+  }
+
+  if (made_work_dir && !config.keep) fs::remove_all(work_dir);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  BenchConfig config;
+  if (const char* env = std::getenv("KELP_MATRICES_DIR")) {
+    config.matrices_dir = env;
+  } else {
+    config.matrices_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--n" && has_value) {
+      config.n = std::stoi(argv[++i]);
+    } else if (arg == "--repeat" && has_value) {
+      config.repeat = std::max(1, std::stoi(argv[++i]));
+    } else if (arg == "--matrices" && has_value) {
+      config.matrices_dir = argv[++i];
+    } else if (arg == "--work-dir" && has_value) {
+      config.work_dir = argv[++i];
+    } else if (arg == "--keep") {
+      config.keep = true;
+    } else {
+      std::cerr << "usage: kelp-bench-mm [--n 100] [--repeat 5] [--matrices DIR] "
+                   "[--work-dir DIR] [--keep]\n  (--n 0 skips the generated matrix)\n";
+      return arg == "--help" ? 0 : 2;
+    }
+  }
+  try {
+    return run(config);
+  } catch (const std::exception& e) {
+    std::cerr << "kelp-bench-mm: " << e.what() << "\n";
+    return 1;
+  }
+}
