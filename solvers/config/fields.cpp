@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "solvers/config/quoted_string.hpp"
 #include "solvers/registry/registry.hpp"
 
 namespace kelp::config {
@@ -167,25 +168,7 @@ bool plain_safe(const std::string& text) {
 }
 
 std::string scalar_text(const std::string& text) {
-  if (plain_safe(text)) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(c));
-          out += hex;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+  return plain_safe(text) ? text : quoted_string(text, "\\x%02x");
 }
 
 bool all_scalars(const YAML::Node& map) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "kernels/blas1.hpp"
+#include "solvers/config/quoted_string.hpp"
 #include "kernels/spmv/matrix_operator.hpp"
 #include "kernels/spmv/spmv.hpp"
 
@@ -169,26 +170,7 @@ RunResult run(const RunConfig& config, std::ostream& out) {
 
 namespace {
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(c));
-          out += hex;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(const std::string& text) { return config::quoted_string(text, "\\u%04x"); }
 
 std::string json_number(double value) {
   return std::isfinite(value) ? config::format_double(value) : "null";
