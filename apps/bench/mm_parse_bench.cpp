@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/config/quoted_string.hpp"
 #include "kernels/io/matrix_market.hpp"
 
 namespace {
@@ -40,14 +41,7 @@ struct BenchConfig {
   bool keep = false;           // keep the generated files
 };
 
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
+std::string json_string(const std::string& text) { return kelp::config::quoted_string(text, "\\u%04x"); }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

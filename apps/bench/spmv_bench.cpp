@@ -55,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/config/quoted_string.hpp"
 #include "kernels/core/crs_matrix.hpp"
 #include "kernels/generators/generators.hpp"
 #include "kernels/io/matrix_market.hpp"
@@ -101,14 +102,7 @@ struct Options {
 
 // ---- Output helpers ----------------------------------------------------------------------
 
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
+std::string json_string(const std::string& text) { return kelp::config::quoted_string(text, "\\u%04x"); }
 
 /// Builds one flat JSON object, keys in insertion order.
 class JsonLine {
