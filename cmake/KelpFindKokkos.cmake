@@ -1,6 +1,9 @@
-# Finds the installed Kokkos (Debian's libtrilinos-kokkos-dev, 3.4.1) and repairs its imported
-# target: Debian's KokkosConfig.cmake points Kokkos::kokkos at the non-existent /usr/lib/include,
-# which CMake rejects. Used by Kelp's own build and by KelpConfig.cmake for consumers.
+# Finds Kokkos 3.4, for Kelp's own build and, through KelpConfig.cmake, for its consumers.
+#
+# Kelp's default build uses the OpenMP Kokkos that scripts/build_kokkos.sh builds from Debian's
+# trilinos source (found through Kokkos_ROOT). With KELP_SYSTEM_KOKKOS=ON it uses Debian's
+# libtrilinos-kokkos-dev (Serial only), whose KokkosConfig.cmake points Kokkos::kokkos at the
+# non-existent /usr/lib/include, which CMake rejects: the include path is repaired here.
 find_package(Kokkos 3.4 REQUIRED)
 if(TARGET Kokkos::kokkos AND Kokkos_INCLUDE_DIRS)
   get_target_property(_kelp_kokkos_includes Kokkos::kokkos INTERFACE_INCLUDE_DIRECTORIES)

@@ -1,17 +1,16 @@
 # Installs headers, the library and a CMake package so that a downstream project can do
-#   find_package(Kelp REQUIRED)  and  target_link_libraries(app PRIVATE Kelp::kelp)
+#   find_package(Kelp REQUIRED)              target_link_libraries(app PRIVATE Kelp::kelp)
+#   find_package(Kelp REQUIRED COMPONENTS mpi)  ...                   Kelp::kelp_mpi
+# Headers go to <prefix>/include/kelp/<area>/ and are included as <kelp/kernels/...>.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 if(KELP_IN_TREE_KOKKOS)
-  # An in-tree Kokkos (GPU build) is not exported with Kelp; such builds are used in place.
+  # An in-tree Kokkos (CUDA build) is not exported with Kelp; such builds are used in place.
   return()
 endif()
 
 foreach(area kernels precond solvers distributed)
-  if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${area})
-    continue()
-  endif()
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${area}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kelp/${area}
           FILES_MATCHING PATTERN "*.hpp")
@@ -22,9 +21,14 @@ install(TARGETS kelp EXPORT KelpTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(EXPORT KelpTargets NAMESPACE Kelp::
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)
+install(EXPORT KelpTargets NAMESPACE Kelp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)
+if(KELP_ENABLE_MPI)
+  install(TARGETS kelp_mpi EXPORT KelpMpiTargets)
+  install(EXPORT KelpMpiTargets NAMESPACE Kelp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)
+endif()
 
+# The Kokkos this Kelp was built with, so a consumer finds the same one by default.
+set(KELP_KOKKOS_DIR "${Kokkos_DIR}")
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/KelpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/KelpConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)

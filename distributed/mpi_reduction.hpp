@@ -12,8 +12,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "kernels/blas1.hpp"
-#include "kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::dist {
 

@@ -1,5 +1,5 @@
 #pragma once
 /// All BLAS-1 and multi-vector kernels.
-#include "kernels/blas1/axpby.hpp"
-#include "kernels/blas1/dot.hpp"
-#include "kernels/blas1/norms.hpp"
+#include "kelp/kernels/blas1/axpby.hpp"
+#include "kelp/kernels/blas1/dot.hpp"
+#include "kelp/kernels/blas1/norms.hpp"

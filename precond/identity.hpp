@@ -1,8 +1,8 @@
 #pragma once
 /// The identity "preconditioner" M^{-1} = I: turns a preconditioned solver into the plain one.
 
-#include "kernels/blas1/axpby.hpp"
-#include "precond/preconditioner.hpp"
+#include "kelp/kernels/blas1/axpby.hpp"
+#include "kelp/precond/preconditioner.hpp"
 
 namespace kelp::precond {
 

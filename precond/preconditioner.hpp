@@ -1,8 +1,8 @@
 #pragma once
 /// The preconditioner interface: an Operator approximating A^{-1}, with separate setup phases.
 
-#include "kernels/core/operator.hpp"
-#include "kernels/core/pattern_fingerprint.hpp"
+#include "kelp/kernels/core/operator.hpp"
+#include "kelp/kernels/core/pattern_fingerprint.hpp"
 
 namespace kelp::precond {
 

@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
-# Configures and builds Kelp (Release) into ${KELP_BUILD_DIR:-build}. Extra arguments go to CMake.
+# Configures and builds Kelp into ${KELP_BUILD_DIR:-build} (Release unless the arguments say
+# otherwise), against the OpenMP Kokkos of scripts/build_kokkos.sh (built once, cached).
+# KELP_SYSTEM_KOKKOS=1 builds against Debian's Serial Kokkos instead (one thread; the build in
+# which the Kokkos Kernels peer can join the benchmarks). Extra arguments go to CMake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${KELP_BUILD_DIR:-build}
 jobs=${KELP_JOBS:-$(nproc)}
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@"
+kokkos=()
+if [ "${KELP_SYSTEM_KOKKOS:-0}" = 1 ]; then
+  kokkos=(-DKELP_SYSTEM_KOKKOS=ON)
+else
+  kokkos=(-DKELP_SYSTEM_KOKKOS=OFF -DKokkos_ROOT="$(bash scripts/build_kokkos.sh)")
+fi
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+generator=()
+if [ ! -f "$build_dir/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${kokkos[@]}" "${launcher[@]}" "$@"
 cmake --build "$build_dir" -j "$jobs"

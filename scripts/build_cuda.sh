@@ -11,7 +11,7 @@
 #   --test           as --compile-only, then run ctest (needs a GPU).
 #   --test-only      run ctest in an existing BUILD_DIR, build nothing.
 #   --bundle         as --compile-only, then pack what ctest needs into build-cuda-carry/ (tests,
-#                    apps, shared libraries, ../shared/matrices) for the device machine.
+#                    apps, shared libraries) for the device machine; the matrices travel in test/data.
 #   --run-bundle     on the device machine: unpack build-cuda-carry/ and run ctest there.
 #   --kokkos-source  only fetch+patch Kokkos; print its path.
 #
@@ -230,7 +230,7 @@ run_ctest() {
 }
 
 # Packs what ctest needs on a machine without this one's packages: the build tree's executables
-# (stripped) and CTest files, the non-glibc shared libraries they load, and ../shared/matrices.
+# (stripped) and CTest files, and the non-glibc shared libraries they load.
 make_bundle() {
   phase_begin "bundle"
   local stage=$carry_dir/.stage rel
@@ -252,7 +252,6 @@ make_bundle() {
     awk '/=> \// { print $3 }' | sort -u |
     grep -Ev '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda)\.so' |
     while read -r lib; do cp -L "$lib" "$stage/lib/"; done
-  if [ -d "$repo/../shared/matrices" ]; then cp -r "$repo/../shared/matrices" "$stage/matrices"; fi
   echo "$repo" >"$stage/source_dir"
   echo "$rel" >"$stage/build_rel"
   tar -C "$stage" -cJf "$carry_dir/bundle.tar.xz" .
@@ -289,7 +288,6 @@ run_bundle() {
     ln -sfn "$repo" "$src"
   fi
   export LD_LIBRARY_PATH=$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  if [ -d "$stage/matrices" ]; then export KELP_MATRICES_DIR=${KELP_MATRICES_DIR:-$stage/matrices}; fi
   if ! command -v mpiexec >/dev/null 2>&1; then
     log "no mpiexec here: skipping the tests labelled mpi"
     CTEST_ARGS="-LE mpi ${CTEST_ARGS:-}"

@@ -5,9 +5,10 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
-  libtrilinos-kokkos-dev          # Kokkos 3.4.1 (Serial backend)
-  libtrilinos-kokkos-kernels-dev  # peer for the SpMV benchmark only
+  build-essential cmake pkg-config ninja-build ccache git patch xz-utils
+  libtrilinos-kokkos-dev          # Kokkos 3.4.1, Serial backend (KELP_SYSTEM_KOKKOS builds)
+  libtrilinos-kokkos-kernels-dev  # peer for the benchmarks only (KELP_ENABLE_PEERS)
+  nlohmann-json3-dev libcli11-dev # JSON reports and the command line of the apps
   libopenmpi-dev openmpi-bin
   libsuperlu-dev libmetis-dev libeigen3-dev
   libyaml-cpp-dev libgtest-dev zlib1g-dev

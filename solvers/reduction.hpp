@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-#include "kernels/blas1.hpp"
+#include "kelp/kernels/blas1.hpp"
 
 namespace kelp::solvers {
 

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "solvers/config/quoted_string.hpp"
-#include "kernels/io/matrix_market.hpp"
+#include "kelp/apps/driver/config/quoted_string.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
 
 namespace {
 

@@ -55,11 +55,11 @@
 #include <string>
 #include <vector>
 
-#include "solvers/config/quoted_string.hpp"
-#include "kernels/core/crs_matrix.hpp"
-#include "kernels/generators/generators.hpp"
-#include "kernels/io/matrix_market.hpp"
-#include "kernels/spmv/spmv.hpp"
+#include "kelp/apps/driver/config/quoted_string.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/generators/generators.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
+#include "kelp/kernels/spmv/spmv.hpp"
 
 #ifdef KELP_HAVE_KOKKOSKERNELS
 #include <KokkosSparse_CrsMatrix.hpp>

@@ -1,4 +1,4 @@
-// kelp: runs a YAML configuration (problem + solver + output), see solvers/run/command_line.hpp.
+// kelp: runs a YAML configuration (problem + solver + output), see apps/driver/run/command_line.hpp.
 //
 //   kelp run configs/poisson3d_jacobi_cg.yaml --set problem.generator.nx=50
 #include <Kokkos_Core.hpp>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/run/command_line.hpp"
+#include "kelp/apps/driver/run/command_line.hpp"
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // removes --kokkos-* arguments from argv

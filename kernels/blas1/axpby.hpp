@@ -5,8 +5,8 @@
 /// A zero coefficient on an output operand means "overwrite": y is then never read, so NaN or
 /// garbage in it does not propagate (as for beta = 0 in BLAS).
 
-#include "kernels/blas1/blas1_checks.hpp"
-#include "kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/blas1/blas1_checks.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::kernels {
 

@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "kernels/core/error.hpp"
+#include "kelp/kernels/core/error.hpp"
 
 namespace kelp::kernels::impl {
 

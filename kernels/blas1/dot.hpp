@@ -6,8 +6,8 @@
 
 #include <utility>
 
-#include "kernels/blas1/blas1_checks.hpp"
-#include "kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/blas1/blas1_checks.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::kernels {
 

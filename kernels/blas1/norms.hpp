@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/blas1/blas1_checks.hpp"
-#include "kernels/core/column_access.hpp"
-#include "kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/blas1/blas1_checks.hpp"
+#include "kelp/kernels/core/column_access.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::kernels {
 

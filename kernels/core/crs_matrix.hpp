@@ -8,8 +8,8 @@
 #include <string>
 #include <type_traits>
 
-#include "kernels/core/error.hpp"
-#include "kernels/core/types.hpp"
+#include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/types.hpp"
 
 namespace kelp {
 

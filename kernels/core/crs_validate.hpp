@@ -1,7 +1,7 @@
 #pragma once
 /// Structural validation of CRS data supplied by a caller.
 
-#include "kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
 
 namespace kelp {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// Diagonal of a CRS matrix.
 
-#include "kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
 
 namespace kelp::kernels {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "kernels/core/error.hpp"
-#include "kernels/core/types.hpp"
+#include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/types.hpp"
 
 namespace kelp {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
 
 namespace kelp {
 
@@ -23,13 +23,13 @@ struct PatternFingerprint {
 
 template <class Matrix>
 PatternFingerprint pattern_fingerprint(const Matrix& A) {
-  using Offset = typename Matrix::offset_type;
+  using offset_type = typename Matrix::offset_type;
   auto entries = A.entries();
   std::uint64_t checksum = 0;
   Kokkos::parallel_reduce(
       "kelp::pattern_fingerprint",
       Kokkos::RangePolicy<typename Matrix::execution_space>(0, A.nnz()),
-      KOKKOS_LAMBDA(const Offset k, std::uint64_t& sum) {
+      KOKKOS_LAMBDA(const offset_type k, std::uint64_t& sum) {
         // Weighting by position makes moved or swapped entries change the sum.
         sum += (static_cast<std::uint64_t>(entries(k)) + 1u) * (2654435761u * static_cast<std::uint64_t>(k) + 1u);
       },

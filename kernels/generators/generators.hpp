@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/generators/stencil.hpp"
+#include "kelp/kernels/generators/stencil.hpp"
 
 namespace kelp::generators {
 

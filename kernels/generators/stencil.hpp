@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
 
 namespace kelp::generators {
 

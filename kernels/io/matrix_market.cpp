@@ -5,7 +5,7 @@
 // decimals, std::from_chars for the rest): no per-line allocation, no iostreams. Every check
 // throws FileError "path:line: problem".
 
-#include "kernels/io/matrix_market.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

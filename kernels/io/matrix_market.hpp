@@ -18,11 +18,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/core/crs_from_coo.hpp"
-#include "kernels/core/crs_matrix.hpp"
-#include "kernels/core/error.hpp"
-#include "kernels/core/scalar_traits.hpp"
-#include "kernels/core/types.hpp"
+#include "kelp/kernels/core/crs_from_coo.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/core/types.hpp"
 
 namespace kelp::io {
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <sstream>
 
-#include "kernels/core/operator.hpp"
-#include "kernels/spmv/spmv.hpp"
+#include "kelp/kernels/core/operator.hpp"
+#include "kelp/kernels/spmv/spmv.hpp"
 
 namespace kelp {
 

@@ -15,12 +15,12 @@
 
 #include <type_traits>
 
-#include "kernels/core/column_access.hpp"
-#include "kernels/core/crs_matrix.hpp"
-#include "kernels/spmv/impl/spmv_merge_path.hpp"
-#include "kernels/spmv/impl/spmv_row_parallel.hpp"
-#include "kernels/spmv/impl/spmv_transpose.hpp"
-#include "kernels/spmv/spmv_handle.hpp"
+#include "kelp/kernels/core/column_access.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/spmv/impl/spmv_merge_path.hpp"
+#include "kelp/kernels/spmv/impl/spmv_row_parallel.hpp"
+#include "kelp/kernels/spmv/impl/spmv_transpose.hpp"
+#include "kelp/kernels/spmv/spmv_handle.hpp"
 
 namespace kelp::kernels {
 

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
 
 namespace kelp::kernels {
 

@@ -3,9 +3,9 @@
 
 #include <sstream>
 
-#include "kernels/core/diagonal.hpp"
-#include "kernels/core/scalar_traits.hpp"
-#include "precond/preconditioner.hpp"
+#include "kelp/kernels/core/diagonal.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/precond/preconditioner.hpp"
 
 namespace kelp::precond {
 

@@ -5,11 +5,11 @@
 #include <memory>
 #include <sstream>
 
-#include "kernels/blas1.hpp"
-#include "kernels/core/operator.hpp"
-#include "kernels/core/scalar_traits.hpp"
-#include "solvers/reduction.hpp"
-#include "solvers/solve_result.hpp"
+#include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/core/operator.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/reduction.hpp"
+#include "kelp/solvers/solve_result.hpp"
 
 namespace kelp::solvers {
 

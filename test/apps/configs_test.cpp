@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "solvers/run/command_line.hpp"
-#include "solvers/run/run.hpp"
+#include "kelp/apps/driver/run/command_line.hpp"
+#include "kelp/apps/driver/run/run.hpp"
 #include "test/support/reference.hpp"
 
 namespace kelp {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <memory>
 
-#include "distributed/mpi_reduction.hpp"
-#include "kernels/core/crs_from_coo.hpp"
-#include "kernels/spmv/matrix_operator.hpp"
-#include "precond/identity.hpp"
-#include "solvers/cg/cg.hpp"
+#include "kelp/distributed/mpi_reduction.hpp"
+#include "kelp/kernels/core/crs_from_coo.hpp"
+#include "kelp/kernels/spmv/matrix_operator.hpp"
+#include "kelp/precond/identity.hpp"
+#include "kelp/solvers/cg/cg.hpp"
 
 namespace kelp {
 namespace {

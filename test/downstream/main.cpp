@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include <kelp.hpp>
+#include <kelp/kelp.hpp>
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);

@@ -1,8 +1,8 @@
 // Jacobi and identity preconditioners: exact values, setup-order rules, zero diagonals.
 #include <gtest/gtest.h>
 
-#include "precond/identity.hpp"
-#include "precond/jacobi/jacobi.hpp"
+#include "kelp/precond/identity.hpp"
+#include "kelp/precond/jacobi/jacobi.hpp"
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"

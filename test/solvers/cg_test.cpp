@@ -6,12 +6,12 @@
 #include <limits>
 #include <memory>
 
-#include "kernels/generators/generators.hpp"
-#include "kernels/io/matrix_market.hpp"
-#include "kernels/spmv/matrix_operator.hpp"
-#include "precond/identity.hpp"
-#include "precond/jacobi/jacobi.hpp"
-#include "solvers/cg/cg.hpp"
+#include "kelp/kernels/generators/generators.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
+#include "kelp/kernels/spmv/matrix_operator.hpp"
+#include "kelp/precond/identity.hpp"
+#include "kelp/precond/jacobi/jacobi.hpp"
+#include "kelp/solvers/cg/cg.hpp"
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/paths.hpp"

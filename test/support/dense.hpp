@@ -3,7 +3,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "kernels/core/crs_from_coo.hpp"
+#include "kelp/kernels/core/crs_from_coo.hpp"
 #include "test/support/reference.hpp"
 
 namespace kelp::test {

@@ -1,14 +1,14 @@
 #pragma once
-// Where tests find the shared real matrices and the tiny files in test/data.
+// Where tests find the real matrices (test/data/matrices) and the tiny files in test/data.
 #include <cstdlib>
 #include <string>
 
 namespace kelp::test {
 
-/// Folder of the shared Matrix Market collection (../shared/matrices; env KELP_MATRICES_DIR wins).
+/// Folder of the shared Matrix Market collection (test/data/matrices; env KELP_MATRICES_DIR wins).
 inline std::string matrices_dir() {
   if (const char* env = std::getenv("KELP_MATRICES_DIR")) return env;
-  return KELP_SHARED_MATRICES_DIR;
+  return KELP_MATRICES_DIR_DEFAULT;
 }
 inline std::string matrix_path(const std::string& name) {
   return matrices_dir() + "/" + name + ".mtx.gz";

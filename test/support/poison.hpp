@@ -3,7 +3,7 @@
 // memory or assume zeros are caught.
 #include <limits>
 
-#include "kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::test {
 

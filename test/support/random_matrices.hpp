@@ -4,8 +4,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/core/crs_from_coo.hpp"
-#include "kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/core/crs_from_coo.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::test {
 

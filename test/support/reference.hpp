@@ -3,9 +3,9 @@
 // dense-index loops over host CRS data, no Kokkos parallelism.
 #include <vector>
 
-#include "kernels/core/crs_matrix.hpp"
-#include "kernels/core/scalar_traits.hpp"
-#include "kernels/spmv/spmv_handle.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/spmv/spmv_handle.hpp"
 
 namespace kelp::test {
 

@@ -8,9 +8,9 @@
 /// its chunk and leaves a carry (row, partial sums) for the row it stops in; a second small
 /// kernel adds the carries. beta*y is applied once, by the chunk that finishes the row.
 
-#include "kernels/core/scalar_traits.hpp"
-#include "kernels/spmv/impl/spmv_column_blocks.hpp"
-#include "kernels/spmv/spmv_handle.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/spmv/impl/spmv_column_blocks.hpp"
+#include "kelp/kernels/spmv/spmv_handle.hpp"
 
 namespace kelp::kernels::impl {
 

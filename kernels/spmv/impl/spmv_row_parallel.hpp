@@ -12,9 +12,9 @@
 
 #include <type_traits>
 
-#include "kernels/core/scalar_traits.hpp"
-#include "kernels/spmv/impl/spmv_column_blocks.hpp"
-#include "kernels/spmv/spmv_handle.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/spmv/impl/spmv_column_blocks.hpp"
+#include "kelp/kernels/spmv/spmv_handle.hpp"
 
 namespace kelp::kernels::impl {
 

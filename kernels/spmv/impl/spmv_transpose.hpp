@@ -6,8 +6,8 @@
 /// execution space has a single thread. Traffic: nnz (value + index) + n offsets + k * (n reads
 /// of x + 2 m updates of y), plus the atomics' cost on parallel spaces.
 
-#include "kernels/core/scalar_traits.hpp"
-#include "kernels/spmv/impl/spmv_column_blocks.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/spmv/impl/spmv_column_blocks.hpp"
 
 namespace kelp::kernels::impl {
 

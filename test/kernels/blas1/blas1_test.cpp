@@ -6,7 +6,7 @@
 #include <limits>
 #include <random>
 
-#include "kernels/blas1.hpp"
+#include "kelp/kernels/blas1.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 

@@ -2,9 +2,9 @@
 // diagonal extraction and pattern fingerprints.
 #include <gtest/gtest.h>
 
-#include "kernels/core/crs_validate.hpp"
-#include "kernels/core/diagonal.hpp"
-#include "kernels/core/pattern_fingerprint.hpp"
+#include "kelp/kernels/core/crs_validate.hpp"
+#include "kelp/kernels/core/diagonal.hpp"
+#include "kelp/kernels/core/pattern_fingerprint.hpp"
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"

@@ -1,7 +1,7 @@
 // Model-problem generators: exact stencils on tiny grids, symmetry, row sums, sizes.
 #include <gtest/gtest.h>
 
-#include "kernels/generators/generators.hpp"
+#include "kelp/kernels/generators/generators.hpp"
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 
@@ -29,7 +29,7 @@ TEST(Generators, StencilSizesMatchTheGridCounts) {
   EXPECT_EQ(A.num_rows(), 1000);
   EXPECT_EQ(A.nnz(), 7 * 1000 - 6 * 100);
   EXPECT_EQ(B.nnz(), 343);  // per direction 3 + 2 * 2 = 7 neighbour pairs: 7^3
-  EXPECT_EQ(C.nnz(), 7744);                                // as gr_30_30 in ../shared/matrices
+  EXPECT_EQ(C.nnz(), 7744);                                // as gr_30_30 in test/data/matrices
 }
 
 template <class Matrix>

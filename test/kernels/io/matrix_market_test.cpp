@@ -1,7 +1,7 @@
 // Matrix Market reader and writer: every variant checked exactly against hand-written dense
 // matrices, malformed files against their messages, write/read round trips, gzip input, and
 // the shared matrix collection against its oracles.
-#include "kernels/io/matrix_market.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -437,8 +437,8 @@ const MalformedCase malformed_cases[] = {
 // clang-format on
 
 INSTANTIATE_TEST_SUITE_P(BadFiles, MatrixMarketMalformed, testing::ValuesIn(malformed_cases),
-                         [](const testing::TestParamInfo<MalformedCase>& info) {
-                           std::string name = info.param.file;
+                         [](const testing::TestParamInfo<MalformedCase>& case_info) {
+                           std::string name = case_info.param.file;
                            name = name.substr(0, name.find('.'));
                            for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;

@@ -1,4 +1,4 @@
-// SpMV on every matrix in ../shared/matrices against the scipy oracles beside them:
+// SpMV on every matrix in test/data/matrices against the scipy oracles beside them:
 // A*ones, A*cos, A^T*ones, A^H*cos, for every algorithm, as vectors and as a two-column
 // multi-vector in both layouts.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <cmath>
 #include <dirent.h>
 
-#include "kernels/io/matrix_market.hpp"
-#include "kernels/spmv/spmv.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
+#include "kelp/kernels/spmv/spmv.hpp"
 #include "test/support/paths.hpp"
 #include "test/support/poison.hpp"
 

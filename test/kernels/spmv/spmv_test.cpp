@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "kernels/spmv/spmv.hpp"
+#include "kelp/kernels/spmv/spmv.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"

@@ -1,0 +1,457 @@
+// Strict YAML configuration: every kind of bad input names the file, line:column, the dotted path
+// and the allowed keys or choices; overrides are validated like the file; the effective
+// configuration (all defaults filled in) reads back to itself.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "kelp/apps/driver/run/run.hpp"
+#include "test/support/expect.hpp"
+
+namespace kelp {
+namespace {
+
+namespace fs = std::filesystem;
+using config::ConfigDocument;
+using solvers::RunConfig;
+
+/// A folder of its own under the temporary directory, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("kelp_config_test_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  /// Writes `text` to `name` in the folder and returns its path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    std::ofstream(file) << text;
+    return file.string();
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+/// A small valid configuration; line numbers are used by the tests below.
+const char* const valid_config =
+    "problem:\n"                                                   // 1
+    "  generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}\n"        // 2
+    "  rhs: {type: ones}\n"                                        // 3
+    "solver:\n"                                                    // 4
+    "  type: cg\n"                                                 // 5
+    "  max_iterations: 100\n"                                      // 6
+    "  preconditioner:\n"                                          // 7
+    "    type: jacobi\n"                                           // 8
+    "    damping: 1.0\n"                                           // 9
+    "output:\n"                                                    // 10
+    "  monitor_every: 0\n";                                        // 11
+
+RunConfig parse_file(const std::string& path, const std::vector<std::string>& overrides = {}) {
+  return solvers::load_run_config(path, overrides);
+}
+
+RunConfig parse_text(const std::string& text) {
+  return solvers::parse_run_config(ConfigDocument::from_string(text, "text.yaml").root());
+}
+
+/// Expects a ConfigError from parsing `text` (written to cfg.yaml) whose message contains
+/// "<path of cfg.yaml>" + `where_and_what`.
+void expect_config_error(const std::string& text, const std::string& where_and_what,
+                         const std::vector<std::string>& overrides = {}) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", text);
+  test::expect_throw_containing<ConfigError>([&] { parse_file(path, overrides); },
+                                             path + where_and_what);
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the text";
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// --- Unknown keys at every depth -------------------------------------------------------------
+
+TEST(Config, UnknownTopLevelKeyNamesLineAndAllowedKeys) {
+  expect_config_error(std::string(valid_config) + "solvr: {}\n",
+                      ":12:1: unknown key 'solvr'; allowed: [problem, solver, output]");
+}
+
+TEST(Config, UnknownSolverKeyNamesPathAndAllowedKeys) {
+  expect_config_error(replace(valid_config, "  max_iterations: 100", "  max_iteration: 100"),
+                      ":6:3: solver: unknown key 'max_iteration'; allowed: [type, "
+                      "max_iterations, relative_tolerance, absolute_tolerance, preconditioner]");
+}
+
+TEST(Config, UnknownPreconditionerKeyNamesPathAndAllowedKeys) {
+  expect_config_error(replace(valid_config, "    damping: 1.0", "    dampin: 1.0"),
+                      ":9:5: solver.preconditioner: unknown key 'dampin'; allowed: [type, damping]");
+}
+
+TEST(Config, UnknownGeneratorKeyInFlowMapNamesColumn) {
+  expect_config_error(replace(valid_config, "nz: 4}", "nz: 4, nw: 4}"),
+                      ":2:53: problem.generator: unknown key 'nw'; allowed: [type, nx, ny, nz]");
+}
+
+TEST(Config, UnknownProblemAndOutputKeys) {
+  expect_config_error(replace(valid_config, "  rhs:", "  rhs_: {type: ones}\n  rhs:"),
+                      ":3:3: problem: unknown key 'rhs_'; allowed: [generator, matrix, rhs]");
+  expect_config_error(replace(valid_config, "  monitor_every: 0", "  monitor: 0"),
+                      ":11:3: output: unknown key 'monitor'; allowed: [monitor_every, "
+                      "print_config, fail_on_no_convergence, report]");
+}
+
+TEST(Config, UnknownKeyOfParameterlessTypeListsOnlyType) {
+  expect_config_error(replace(valid_config, "  rhs: {type: ones}", "  rhs: {type: ones, seed: 3}"),
+                      ":3:21: problem.rhs: unknown key 'seed'; allowed: [type]");
+}
+
+TEST(Config, DuplicateKeyIsAnError) {
+  expect_config_error(replace(valid_config, "  max_iterations: 100", "  max_iterations: 100\n  max_iterations: 5"),
+                      ":7:3: solver: duplicate key 'max_iterations'");
+}
+
+// --- Bad type choices ------------------------------------------------------------------------
+
+TEST(Config, UnknownPreconditionerTypeListsChoices) {
+  expect_config_error(replace(valid_config, "type: jacobi", "type: jacobbi"),
+                      ":8:11: solver.preconditioner.type: unknown preconditioner type 'jacobbi'; "
+                      "allowed: [identity, jacobi]");
+}
+
+TEST(Config, UnknownSolverAndGeneratorTypesListChoices) {
+  expect_config_error(replace(valid_config, "type: cg", "type: gmres"),
+                      ":5:9: solver.type: unknown solver type 'gmres'; allowed: [cg]");
+  expect_config_error(replace(valid_config, "type: laplace3d,", "type: laplace4d,"),
+                      ":2:21: problem.generator.type: unknown generator type 'laplace4d'; "
+                      "allowed: [laplace1d, laplace2d, laplace2d_9pt, laplace3d, laplace3d_27pt, "
+                      "anisotropic2d, convection_diffusion]");
+  expect_config_error(replace(valid_config, "{type: ones}", "wrong"),
+                      ":3:8: problem.rhs: unknown rhs type 'wrong'; allowed: [ones, random, "
+                      "file, A_times_ones]");
+}
+
+// --- Wrongly typed values --------------------------------------------------------------------
+
+TEST(Config, StringForIntegerIsAnError) {
+  expect_config_error(replace(valid_config, "max_iterations: 100", "max_iterations: abc"),
+                      ":6:19: solver.max_iterations: expected an integer, got 'abc'");
+}
+
+TEST(Config, FractionForIntegerIsAnError) {
+  expect_config_error(replace(valid_config, "max_iterations: 100", "max_iterations: 1.5"),
+                      ":6:19: solver.max_iterations: expected an integer, got '1.5'");
+}
+
+TEST(Config, QuotedNumberIsAString) {
+  expect_config_error(replace(valid_config, "nx: 4,", "nx: \"4\","),
+                      ":2:36: problem.generator.nx: expected an integer, got the quoted string "
+                      "\"4\"");
+}
+
+TEST(Config, NegativeValueWhereNotAllowed) {
+  expect_config_error(replace(valid_config, "max_iterations: 100", "max_iterations: -5"),
+                      ":6:19: solver.max_iterations: -5 is out of range; expected "
+                      "max_iterations >= 0");
+  expect_config_error(replace(valid_config, "nx: 4,", "nx: 0,"),
+                      ":2:36: problem.generator.nx: 0 is out of range; expected nx >= 1");
+}
+
+TEST(Config, DoubleOutOfRangeNamesBounds) {
+  expect_config_error(replace(valid_config, "damping: 1.0", "damping: 3"),
+                      ":9:14: solver.preconditioner.damping: 3.0 is out of range; expected "
+                      "damping > 0.0 and damping <= 2.0");
+}
+
+TEST(Config, NonNumberForDoubleIsAnError) {
+  expect_config_error(replace(valid_config, "damping: 1.0", "damping: .inf"),
+                      ":9:14: solver.preconditioner.damping: expected a finite number, got '.inf'");
+}
+
+TEST(Config, BadBooleanAndListValues) {
+  expect_config_error(replace(valid_config, "monitor_every: 0", "print_config: yes"),
+                      ":11:17: output.print_config: expected true or false, got 'yes'");
+  expect_config_error(replace(valid_config, "monitor_every: 0", "monitor_every: [1, 2]"),
+                      ":11:18: output.monitor_every: expected an integer, got a list");
+  expect_config_error(replace(valid_config, "monitor_every: 0", "monitor_every:"),
+                      ":11:3: output.monitor_every: expected an integer, got an empty value");
+}
+
+TEST(Config, SectionThatIsNotAMapIsAnError) {
+  expect_config_error(replace(valid_config, "output:\n  monitor_every: 0\n", "output: 5\n"),
+                      ":10:9: output: expected a map with keys [monitor_every, print_config, "
+                      "fail_on_no_convergence, report], got '5'");
+  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [problem, solver, output]");
+}
+
+// --- Missing required values ---------------------------------------------------------------------
+
+TEST(Config, MissingGeneratorSizeListsAllowedKeys) {
+  expect_config_error(replace(valid_config, ", nz: 4}", "}"),
+                      ":2:14: problem.generator: missing required key 'nz'; allowed: [type, nx, "
+                      "ny, nz]");
+}
+
+TEST(Config, MissingSectionAndTypeAreErrors) {
+  expect_config_error("problem:\n  generator: {type: laplace1d, nx: 4}\n",
+                      ":1:1: missing required key 'solver'; allowed: [problem, solver, output]");
+  expect_config_error(replace(valid_config, "  type: cg\n", ""),
+                      ":5:3: solver: missing required key 'type'; allowed: [cg]");
+}
+
+TEST(Config, ShorthandOfTypeWithRequiredKeysIsAnError) {
+  expect_config_error(replace(valid_config, "{type: laplace3d, nx: 4, ny: 4, nz: 4}", "laplace3d"),
+                      ":2:14: problem.generator: generator type 'laplace3d' needs the keys [nx, "
+                      "ny, nz]");
+}
+
+TEST(Config, MissingMatrixFileIsAnError) {
+  expect_config_error(
+      replace(valid_config, "generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}", "matrix: {}"),
+      ":2:11: problem.matrix: missing required key 'file'; allowed: [file]");
+}
+
+TEST(Config, GeneratorAndMatrixAreExclusive) {
+  expect_config_error(replace(valid_config, "  rhs:", "  matrix: {file: a.mtx}\n  rhs:"),
+                      ":2:14: problem.generator: 'generator' and 'matrix' are exclusive; give "
+                      "exactly one");
+  expect_config_error(
+      replace(valid_config, "  generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}\n", ""),
+      ":2:3: problem: missing 'generator' or 'matrix'; give exactly one");
+}
+
+// --- Syntax errors and files -----------------------------------------------------------------------
+
+TEST(Config, MalformedYamlNamesLineAndColumn) {
+  expect_config_error(replace(valid_config, "nz: 4}", "nz: 4"),
+                      ":3:6: YAML syntax error: end of map flow not found");
+}
+
+TEST(Config, MissingFileIsAFileError) {
+  TempDir dir;
+  const std::string path = (dir.path() / "nowhere.yaml").string();
+
+  test::expect_throw_containing<FileError>([&] { parse_file(path); },
+                                           "cannot open configuration file '" + path + "'");
+}
+
+TEST(Config, EmptyFileIsAnError) {
+  expect_config_error("", ": expected a map with keys [problem, solver, output]");
+}
+
+// --- Overrides -----------------------------------------------------------------------------------
+
+TEST(ConfigOverride, SetsValuesAtAnyDepth) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", valid_config);
+
+  const RunConfig config = parse_file(
+      path, {"solver.max_iterations=7", "solver.preconditioner.damping=0.5",
+             "problem.generator.nx=9", "output.report=out.json", "problem.rhs={type: random, seed: 4}"});
+
+  const auto& cg = config.solver.params<solvers::CgConfig>();
+  EXPECT_EQ(cg.params.max_iterations, 7);
+  EXPECT_EQ(cg.preconditioner.params<precond::JacobiParams>().damping, 0.5);
+  EXPECT_EQ(config.problem.generator.params<solvers::Laplace3dParams>().nx, 9);
+  EXPECT_EQ(config.output.report, "out.json");
+  EXPECT_EQ(config.problem.rhs.type(), "random");
+  EXPECT_EQ(config.problem.rhs.params<solvers::RandomRhsParams>().seed, 4);
+}
+
+TEST(ConfigOverride, ReplacesWholeComponentAndNullRestoresDefault) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", valid_config);
+
+  const RunConfig identity = parse_file(path, {"solver.preconditioner=identity"});
+  const RunConfig defaults = parse_file(path, {"solver.preconditioner=~", "solver.max_iterations=~"});
+
+  EXPECT_EQ(identity.solver.params<solvers::CgConfig>().preconditioner.type(), "identity");
+  const auto& cg = defaults.solver.params<solvers::CgConfig>();
+  EXPECT_EQ(cg.preconditioner.type(), "identity");
+  EXPECT_EQ(cg.params.max_iterations, solvers::CgParams{}.max_iterations);
+}
+
+TEST(ConfigOverride, CreatesMissingSections) {
+  TempDir dir;
+  const std::string path =
+      dir.write("cfg.yaml", replace(valid_config, "output:\n  monitor_every: 0\n", ""));
+
+  const RunConfig config = parse_file(path, {"output.monitor_every=3"});
+
+  EXPECT_EQ(config.output.monitor_every, 3);
+}
+
+TEST(ConfigOverride, UnknownKeyNamesTheOverride) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", valid_config);
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.preconditioner.dampin=0.5"}); },
+      "--set solver.preconditioner.dampin=0.5: solver.preconditioner: unknown key 'dampin'; "
+      "allowed: [type, damping]");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solvers.type=cg"}); },
+      "--set solvers.type=cg: unknown key 'solvers'; allowed: [problem, solver, output]");
+}
+
+TEST(ConfigOverride, BadValueNamesTheOverride) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", valid_config);
+
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.max_iterations=abc"}); },
+      "--set solver.max_iterations=abc: solver.max_iterations: expected an integer, got 'abc'");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.preconditioner.type=ilu"}); },
+      "--set solver.preconditioner.type=ilu: solver.preconditioner.type: unknown preconditioner "
+      "type 'ilu'; allowed: [identity, jacobi]");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.max_iterations=[1"}); },
+      "--set solver.max_iterations=[1: YAML syntax error in the value");
+}
+
+TEST(ConfigOverride, BadPathsAreErrors) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", valid_config);
+
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.max_iterations"}); },
+      "--set solver.max_iterations: expected dotted.path=value");
+  test::expect_throw_containing<ConfigError>([&] { parse_file(path, {"solver..type=cg"}); },
+                                             "--set solver..type=cg: bad path 'solver..type'");
+  test::expect_throw_containing<ConfigError>([&] { parse_file(path, {"=3"}); },
+                                             "--set =3: bad path ''");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.max_iterations.value=3"}); },
+      "--set solver.max_iterations.value=3: cannot set 'solver.max_iterations.value': "
+      "'solver.max_iterations' holds '100', not a map");
+}
+
+// --- Effective configuration ---------------------------------------------------------------------
+
+TEST(EffectiveConfig, FillsInEveryDefault) {
+  const RunConfig config = parse_text(
+      "problem: {generator: {type: laplace1d, nx: 5}}\n"
+      "solver: cg\n");
+
+  const std::string text = solvers::effective_config(config);
+
+  EXPECT_EQ(text,
+            "problem:\n"
+            "  generator: {type: laplace1d, nx: 5}\n"
+            "  rhs: {type: ones}\n"
+            "solver:\n"
+            "  type: cg\n"
+            "  max_iterations: 1000\n"
+            "  relative_tolerance: 1.0e-08\n"
+            "  absolute_tolerance: 0.0\n"
+            "  preconditioner: {type: identity}\n"
+            "output:\n"
+            "  monitor_every: 10\n"
+            "  print_config: false\n"
+            "  fail_on_no_convergence: true\n"
+            "  report: \"\"\n");
+}
+
+TEST(EffectiveConfig, RoundTripsThroughTheParser) {
+  const RunConfig config = parse_text(
+      "problem:\n"
+      "  generator: {type: anisotropic2d, nx: 5, ny: 6, epsilon: 0.01, theta: -0.3}\n"
+      "  rhs: {type: random, seed: 17}\n"
+      "solver: {type: cg, relative_tolerance: 1.0e-10, preconditioner: {type: jacobi, damping: 0.7}}\n"
+      "output: {report: \"my report: #1.json\", print_config: true}\n");
+  const std::string printed = solvers::effective_config(config);
+
+  const RunConfig reparsed = parse_text(printed);
+
+  EXPECT_EQ(solvers::effective_config(reparsed), printed);
+  EXPECT_EQ(reparsed.output.report, "my report: #1.json");
+  EXPECT_EQ(reparsed.problem.generator.params<solvers::Anisotropic2dParams>().theta, -0.3);
+  EXPECT_EQ(reparsed.solver.params<solvers::CgConfig>().params.relative_tolerance, 1e-10);
+}
+
+TEST(EffectiveConfig, RelativeFilesResolveAgainstTheConfigFolder) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "sub");
+  const std::string path = dir.write(
+      "sub/cfg.yaml", replace(replace(valid_config, "generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}",
+                                      "matrix: {file: ../data/A.mtx}"),  // path-check: ignore (scratch folder)
+                              "{type: ones}", "{type: file, file: b.mtx}"));
+
+  const RunConfig config = parse_file(path);
+  const RunConfig overridden = parse_file(path, {"problem.rhs.file=rel/b.mtx"});
+
+  EXPECT_EQ(config.problem.matrix.file, (dir.path() / "data" / "A.mtx").string());
+  EXPECT_EQ(config.problem.rhs.params<solvers::FileRhsParams>().file,
+            (dir.path() / "sub" / "b.mtx").string());
+  // Values given on the command line are relative to the working directory.
+  EXPECT_EQ(overridden.problem.rhs.params<solvers::FileRhsParams>().file,
+            (fs::current_path() / "rel" / "b.mtx").string());
+  const RunConfig reparsed = parse_text(solvers::effective_config(config));
+  EXPECT_EQ(reparsed.problem.matrix.file, config.problem.matrix.file);
+}
+
+TEST(EffectiveConfig, ShorthandTypeNamesAreAccepted) {
+  const RunConfig config = parse_text(
+      "problem: {generator: {type: laplace1d, nx: 5}, rhs: A_times_ones}\n"
+      "solver: {type: cg, preconditioner: jacobi}\n");
+
+  EXPECT_EQ(config.problem.rhs.type(), "A_times_ones");
+  EXPECT_EQ(config.solver.params<solvers::CgConfig>().preconditioner.summary(),
+            "jacobi {damping: 1.0}");
+}
+
+// --- Building blocks ---------------------------------------------------------------------------
+
+TEST(ConfigFields, FormatDoubleRoundTripsAndLooksLikeAFloat) {
+  EXPECT_EQ(config::format_double(1.0), "1.0");
+  EXPECT_EQ(config::format_double(0.0), "0.0");
+  EXPECT_EQ(config::format_double(1e-8), "1.0e-08");
+  EXPECT_EQ(config::format_double(0.25), "0.25");
+  EXPECT_EQ(config::format_double(-2.5e20), "-2.5e+20");
+  EXPECT_EQ(std::stod(config::format_double(0.1 + 0.2)), 0.1 + 0.2);
+}
+
+TEST(ConfigFields, EmitQuotesOnlyWhenNeeded) {
+  YAML::Node node(YAML::NodeType::Map);
+  node["plain"] = "/abs/path-1_x.mtx.gz";
+  node["negative"] = "-3.5";
+  node["empty"] = "";
+  node["null_word"] = "null";
+  node["colon"] = "a: b";
+
+  EXPECT_EQ(config::emit_flow(node),
+            "{plain: /abs/path-1_x.mtx.gz, negative: -3.5, empty: \"\", null_word: \"null\", "
+            "colon: \"a: b\"}");
+}
+
+TEST(Registry, RejectsDuplicateAndUnknownTypes) {
+  solvers::Registry<int> registry("widget");
+  registry.add<solvers::NoParams>("a", "first", solvers::no_fields,
+                                  [](const solvers::NoParams&) { return 1; });
+
+  test::expect_throw_containing<InvalidArgument>(
+      [&] {
+        registry.add<solvers::NoParams>("a", "again", solvers::no_fields,
+                                        [](const solvers::NoParams&) { return 2; });
+      },
+      "widget type 'a' is already registered");
+  test::expect_throw_containing<InvalidArgument>([&] { registry.make("b"); },
+                                                 "unknown widget type 'b'; registered: [a]");
+  EXPECT_EQ(registry.build(registry.make("a")), 1);
+}
+
+}  // namespace
+}  // namespace kelp
