@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/support/temp_dir.hpp"
 #include "test/support/expect.hpp"
 
 namespace kelp {
@@ -19,30 +20,7 @@ namespace fs = std::filesystem;
 using config::ConfigDocument;
 using solvers::RunConfig;
 
-/// A folder of its own under the temporary directory, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("kelp_config_test_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  /// Writes `text` to `name` in the folder and returns its path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    std::ofstream(file) << text;
-    return file.string();
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 /// A small valid configuration; line numbers are used by the tests below.
 const char* const valid_config =

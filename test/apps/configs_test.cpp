@@ -16,6 +16,7 @@
 
 #include "kelp/apps/driver/run/command_line.hpp"
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/support/temp_dir.hpp"
 #include "test/support/reference.hpp"
 
 namespace kelp {
@@ -23,31 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A folder of its own under the temporary directory, removed at the end of the test.
-class TempDir {
- public:
-  /// @param[in] purpose  tells apart the folders of one test
-  explicit TempDir(const std::string& purpose = "files") {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("kelp_configs_test_" + std::to_string(::getpid()) + "_" +
-                                         info->test_suite_name() + "_" + info->name() + "_" +
-                                         purpose);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    std::ofstream(file) << text;
-    return file.string();
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 std::vector<std::string> config_files() {
   std::vector<std::string> files;
