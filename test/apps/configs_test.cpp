@@ -1,23 +1,30 @@
 // Every file in configs/ parses and runs (shrunk to a small grid) to a converged solution whose
 // true residual is recomputed here; and the built `kelp` executable exits with 0, 2 or 3 and one
-// clear error line, end to end.
+// clear error line, end to end: command line (CLI11), --version/info, the JSON report, output
+// paths checked before the run, and the profiling regions of the run driver.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "kelp/apps/driver/run/command_line.hpp"
 #include "kelp/apps/driver/run/run.hpp"
-#include "test/support/temp_dir.hpp"
+#include "test/support/expect.hpp"
 #include "test/support/reference.hpp"
+#include "test/support/temp_dir.hpp"
 
 namespace kelp {
 namespace {
@@ -233,6 +240,85 @@ TEST(KelpApp, ConvergedRunExitsWith0AndWritesTheReport) {
   EXPECT_TRUE(contains(json, "\"stop_reason\": \"converged_relative\"")) << json;
   EXPECT_TRUE(contains(json, "\"num_rows\": 1000")) << json;
   EXPECT_TRUE(contains(json, "\"damping\": 1.0")) << json;
+  const auto parsed = nlohmann::json::parse(json);  // throws on invalid JSON
+  EXPECT_EQ(parsed["config"]["problem"]["generator"]["nx"], 10);
+  EXPECT_TRUE(parsed["config"]["problem"]["generator"]["nx"].is_number_integer());
+  EXPECT_EQ(parsed["config"]["solver"]["relative_tolerance"], 1e-8);
+  EXPECT_EQ(parsed["config"]["output"]["fail_on_no_convergence"], true);
+  EXPECT_EQ(parsed["config"]["output"]["report"], report);
+  EXPECT_EQ(parsed["problem"]["nnz"], 6400);
+  EXPECT_EQ(parsed["converged"], true);
+  EXPECT_EQ(parsed["exit_code"], 0);
+  ASSERT_TRUE(parsed["residual_history"].is_array());
+  EXPECT_EQ(parsed["residual_history"].size(), parsed["iterations"].get<std::size_t>() + 1);
+  EXPECT_LT(parsed["true_relative_residual"].get<double>(), 1e-8);
+}
+
+TEST(KelpRun, ReportIsValidJsonWithNonFiniteNumbersAsNullAndEscapedStrings) {
+  TempDir dir;
+  const auto config = solvers::load_run_config(
+      config_path("poisson3d_jacobi_cg.yaml"),
+      {"problem.generator.nx=4", "problem.generator.ny=4", "problem.generator.nz=4",
+       "output.monitor_every=0"});
+  std::ostringstream out;
+  auto result = solvers::run(config, out);
+  const std::string odd = "quote \" backslash \\ newline \n tab \t bell \a end";
+  result.problem.matrix_description = odd;
+  result.solve.residual_norm = std::numeric_limits<double>::quiet_NaN();
+  result.true_relative_residual = std::numeric_limits<double>::infinity();
+  result.solve.residual_history = {1.0, std::numeric_limits<double>::quiet_NaN(),
+                                   -std::numeric_limits<double>::infinity(), 0.5};
+  const std::string path = dir.file("report.json");
+
+  solvers::write_report(path, config, result);
+
+  const std::string text = read_text(path);
+  EXPECT_FALSE(contains(text, "nan")) << text;
+  EXPECT_FALSE(contains(text, "inf")) << text;
+  const auto parsed = nlohmann::json::parse(text);
+  EXPECT_EQ(parsed["problem"]["matrix"], odd);
+  EXPECT_TRUE(parsed["residual_norm"].is_null());
+  EXPECT_TRUE(parsed["true_relative_residual"].is_null());
+  EXPECT_EQ(parsed["residual_history"],
+            nlohmann::json::parse("[1.0, null, null, 0.5]"));
+}
+
+// Kokkos Tools callbacks, recording the region names the run driver pushes.
+std::vector<std::string>& recorded_regions() {
+  static std::vector<std::string> regions;
+  return regions;
+}
+void record_push(const char* name) { recorded_regions().push_back(name); }
+void record_pop() { recorded_regions().push_back("pop"); }
+
+TEST(KelpRun, EachPhaseIsANamedProfilingRegion) {
+  const auto config = solvers::load_run_config(
+      config_path("poisson3d_jacobi_cg.yaml"),
+      {"problem.generator.nx=4", "problem.generator.ny=4", "problem.generator.nz=4",
+       "output.monitor_every=0"});
+  std::ostringstream out;
+  recorded_regions().clear();
+  Kokkos::Tools::Experimental::set_push_region_callback(record_push);
+  Kokkos::Tools::Experimental::set_pop_region_callback(record_pop);
+
+  solvers::run(config, out);
+
+  Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+  Kokkos::Tools::Experimental::set_pop_region_callback(nullptr);
+  // The driver's regions in order, each closed before the next opens (nested ones, such as
+  // those inside CG and SpMV, are skipped by depth; top-level kernel regions by name).
+  std::vector<std::string> top_level;
+  int depth = 0;
+  for (const auto& event : recorded_regions()) {
+    if (event == "pop") {
+      --depth;
+    } else if (depth++ == 0 && event.rfind("kelp::run::", 0) == 0) {
+      top_level.push_back(event);
+    }
+  }
+  EXPECT_EQ(depth, 0);
+  EXPECT_EQ(top_level, (std::vector<std::string>{"kelp::run::problem", "kelp::run::setup",
+                                                 "kelp::run::solve", "kelp::run::true_residual"}));
 }
 
 TEST(KelpApp, NonConvergenceExitsWith3) {
@@ -312,18 +398,207 @@ TEST(KelpApp, UsageErrorsExitWith2AndPrintUsage) {
   const auto no_args = run_kelp({});
   const auto unknown_command = run_kelp({"walk"});
   const auto unknown_option = run_kelp(with(small_poisson, {"--frobnicate"}));
+  const auto unknown_option_first = run_kelp({"run", "--sett", "a=1", config_path("poisson3d_jacobi_cg.yaml")});
+  const auto unknown_top_option = run_kelp({"--verbose", "run", config_path("poisson3d_jacobi_cg.yaml")});
   const auto missing_value = run_kelp(with(small_poisson, {"--set"}));
+  const auto missing_report = run_kelp(with(small_poisson, {"--report"}));
   const auto no_config = run_kelp({"run"});
+  const auto two_configs = run_kelp({"run", "a.yaml", "b.yaml"});
+  const auto info_argument = run_kelp({"info", "extra"});
 
-  for (const auto* outcome : {&no_args, &unknown_command, &unknown_option, &missing_value, &no_config}) {
+  for (const auto* outcome : {&no_args, &unknown_command, &unknown_option, &unknown_option_first,
+                              &unknown_top_option, &missing_value, &missing_report, &no_config,
+                              &two_configs, &info_argument}) {
     EXPECT_EQ(outcome->exit_code, 2);
     EXPECT_EQ(outcome->err.rfind("kelp: error: ", 0), 0u) << outcome->err;
-    EXPECT_TRUE(contains(outcome->err, "usage: kelp run CONFIG.yaml")) << outcome->err;
+    EXPECT_TRUE(contains(outcome->err, "\nusage: kelp run CONFIG.yaml [--set dotted.path=value]... "
+                                       "[--print-config] [--report FILE]\n"))
+        << outcome->err;
+    EXPECT_TRUE(outcome->out.empty()) << outcome->out;  // nothing ran
   }
-  EXPECT_TRUE(contains(unknown_command.err, "unknown command 'walk'"));
-  EXPECT_TRUE(contains(unknown_option.err, "unknown option '--frobnicate'"));
-  EXPECT_TRUE(contains(missing_value.err, "option --set needs a value"));
-  EXPECT_TRUE(contains(no_config.err, "missing configuration file"));
+  EXPECT_TRUE(contains(no_args.err, "kelp: error: missing command\n")) << no_args.err;
+  EXPECT_TRUE(contains(unknown_command.err, "kelp: error: unknown command 'walk'\n"));
+  EXPECT_TRUE(contains(unknown_option.err, "kelp: error: unknown option '--frobnicate'\n"));
+  EXPECT_TRUE(contains(unknown_option_first.err, "kelp: error: unknown option '--sett'\n"))
+      << unknown_option_first.err;
+  EXPECT_TRUE(contains(unknown_top_option.err, "kelp: error: unknown option '--verbose'\n"))
+      << unknown_top_option.err;
+  EXPECT_TRUE(contains(missing_value.err, "kelp: error: option --set needs a value\n"))
+      << missing_value.err;
+  EXPECT_TRUE(contains(missing_report.err, "kelp: error: option --report needs a value\n"))
+      << missing_report.err;
+  EXPECT_TRUE(contains(no_config.err, "kelp: error: missing configuration file\n"));
+  EXPECT_TRUE(contains(two_configs.err,
+                       "kelp: error: more than one configuration file ('a.yaml' and 'b.yaml')\n"))
+      << two_configs.err;
+  EXPECT_TRUE(contains(info_argument.err, "kelp: error: info takes no arguments; got 'extra'\n"))
+      << info_argument.err;
+}
+
+TEST(KelpApp, HelpPrintsTheOptionsAndExitsWith0) {
+  const auto help = run_kelp({"--help"});
+  const auto short_help = run_kelp({"-h"});
+  const auto help_command = run_kelp({"help"});
+  const auto run_help = run_kelp({"run", "--help"});
+  const auto run_help_after_args = run_kelp(with(small_poisson, {"--help"}));
+
+  for (const auto* outcome : {&help, &short_help, &help_command, &run_help, &run_help_after_args}) {
+    EXPECT_EQ(outcome->exit_code, 0) << outcome->err;
+    EXPECT_TRUE(outcome->err.empty()) << outcome->err;  // Kokkos prints no help of its own
+  }
+  for (const auto* outcome : {&help, &short_help, &help_command}) {
+    EXPECT_TRUE(contains(outcome->out, "Usage: kelp [OPTIONS] [SUBCOMMAND]")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "--version")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "\n  run ")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "\n  info ")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "3 not converged")) << outcome->out;
+  }
+  for (const auto* outcome : {&run_help, &run_help_after_args}) {
+    EXPECT_TRUE(contains(outcome->out, "Usage: kelp run [OPTIONS] [CONFIG.yaml]")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "--set PATH=VALUE")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "--print-config")) << outcome->out;
+    EXPECT_TRUE(contains(outcome->out, "--report FILE")) << outcome->out;
+    EXPECT_FALSE(contains(outcome->out, "summary:")) << outcome->out;  // help, no run
+  }
+}
+
+TEST(KelpApp, RepeatedSetAppliesEveryOverrideInOrderAnywhereOnTheLine) {
+  const auto outcome = run_kelp({"run", "--set", "problem.generator.nx=7",
+                                 config_path("poisson3d_jacobi_cg.yaml"),
+                                 "--set=problem.generator.ny=6", "--print-config", "--set",
+                                 "problem.generator.nz=5", "--set", "problem.generator.nx=4",
+                                 "--set", "solver.preconditioner={type: jacobi, damping: 0.5}"});
+
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(contains(outcome.out, "  generator: {type: laplace3d, nx: 4, ny: 6, nz: 5}\n"))
+      << outcome.out;  // the later nx=4 wins over nx=7
+  EXPECT_TRUE(contains(outcome.out, "damping: 0.5")) << outcome.out;
+}
+
+TEST(KelpApp, ReportOptionAcceptsTheEqualsForm) {
+  const auto outcome = run_kelp(with(small_poisson, {"--report=custom.json", "--print-config"}));
+
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_TRUE(contains(outcome.out, "  report: custom.json\n")) << outcome.out;
+}
+
+/// The version in the top-level CMakeLists.txt: project(Kelp VERSION x.y.z ...).
+std::string project_version() {
+  const std::string cmake = read_text((fs::path(KELP_SOURCE_DIR) / "CMakeLists.txt").string());
+  std::smatch match;
+  if (!std::regex_search(cmake, match, std::regex(R"(project\(Kelp VERSION ([0-9.]+))"))) return "?";
+  return match[1];
+}
+
+TEST(KelpApp, VersionAndInfoDescribeTheBuildAndTheMachine) {
+  const auto version = run_kelp({"--version"});
+  const auto info = run_kelp({"info"});
+  const std::string threads = std::to_string(Kokkos::DefaultHostExecutionSpace().concurrency());
+
+  for (const auto* outcome : {&version, &info}) {
+    EXPECT_EQ(outcome->exit_code, 0) << outcome->err;
+    EXPECT_TRUE(outcome->err.empty()) << outcome->err;
+    const std::string& out = outcome->out;
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(
+        out, match,
+        std::regex("^kelp ([0-9.]+) \\(git ([^ ()]+)\\)\n"
+                   "version: ([0-9.]+)\n"
+                   "git revision: ([^ \n]+)\n")))
+        << out;
+    EXPECT_EQ(match[1], project_version());
+    EXPECT_EQ(match[3], project_version());
+    EXPECT_EQ(match[2], match[4]);
+    if (fs::exists(fs::path(KELP_SOURCE_DIR) / ".git")) {
+      EXPECT_TRUE(std::regex_match(match[2].str(), std::regex("[0-9A-Za-z._-]+")))
+          << match[2];  // git describe output, possibly -dirty
+      EXPECT_NE(match[2], "unknown");
+    }
+    std::ostringstream kokkos;
+    kokkos << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
+           << KOKKOS_VERSION % 100;
+    EXPECT_TRUE(contains(out, "\nkokkos: " + kokkos.str() + "\n")) << out;
+    EXPECT_TRUE(contains(out, "\nkokkos backends: [")) << out;
+    EXPECT_TRUE(contains(out, std::string("\ndefault execution space: ") +
+                                  Kokkos::DefaultExecutionSpace::name() + "\n"))
+        << out;
+    EXPECT_TRUE(contains(out, std::string("\nhost execution space: ") +
+                                  Kokkos::DefaultHostExecutionSpace::name() + "\n"))
+        << out;
+    EXPECT_TRUE(contains(out, "\nhost threads: " + threads + "\n")) << out;
+#ifdef KOKKOS_ENABLE_CUDA
+    EXPECT_TRUE(contains(out, "\ngpu: ")) << out;
+    EXPECT_FALSE(contains(out, "\ngpu: none\n")) << out;
+#else
+    EXPECT_TRUE(contains(out, "\ngpu: none\n")) << out;
+#endif
+  }
+  EXPECT_EQ(version.out, info.out);
+}
+
+TEST(KelpApp, UnwritableReportFailsBeforeTheRun) {
+  TempDir dir;
+  const std::string in_missing_folder = dir.file("no_such_folder/report.json");
+  const std::string a_folder = dir.path().string();
+
+  const auto missing = run_kelp(with(small_poisson, {"--report", in_missing_folder}));
+  const auto folder = run_kelp(with(small_poisson, {"--set", "output.report=" + a_folder}));
+
+  EXPECT_EQ(missing.exit_code, 2);
+  expect_one_error_line(missing.err, "output.report: cannot write '" + in_missing_folder +
+                                         "': No such file or directory");
+  EXPECT_FALSE(contains(missing.out, "problem:")) << missing.out;  // nothing was built
+  EXPECT_EQ(folder.exit_code, 2);
+  expect_one_error_line(folder.err, "output.report: cannot write '" + a_folder + "'");
+  EXPECT_FALSE(contains(folder.out, "problem:")) << folder.out;
+}
+
+TEST(KelpApp, ReportInAReadOnlyFolderFailsBeforeTheRun) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes into read-only folders";
+  TempDir dir;
+  const fs::path folder = dir.path() / "read_only";
+  fs::create_directories(folder);
+  ::chmod(folder.c_str(), 0555);
+  const std::string report = (folder / "report.json").string();
+
+  const auto outcome = run_kelp(with(small_poisson, {"--report", report}));
+
+  ::chmod(folder.c_str(), 0755);
+  EXPECT_EQ(outcome.exit_code, 2);
+  expect_one_error_line(outcome.err, "output.report: cannot write '" + report + "': Permission denied");
+  EXPECT_FALSE(contains(outcome.out, "problem:")) << outcome.out;
+}
+
+TEST(KelpApp, OutputCheckKeepsAnExistingFileAndLeavesNoNewOne) {
+  TempDir dir;
+  const std::string existing = dir.write("existing.json", "keep me\n");
+  const std::string fresh = dir.file("fresh.json");
+  const std::string no_matrix = dir.write("c.yaml", "problem: {matrix: {file: none.mtx}}\nsolver: cg\n");
+
+  // The report path passes the check, then the run fails on the missing matrix.
+  const auto over_existing = run_kelp({"run", no_matrix, "--report", existing});
+  const auto over_fresh = run_kelp({"run", no_matrix, "--report", fresh});
+
+  EXPECT_EQ(over_existing.exit_code, 2);
+  expect_one_error_line(over_existing.err, dir.file("none.mtx"));
+  EXPECT_EQ(read_text(existing), "keep me\n");
+  EXPECT_EQ(over_fresh.exit_code, 2);
+  EXPECT_FALSE(fs::exists(fresh));
+}
+
+TEST(KelpRun, CheckOutputPathsNamesTheKeyAndThePath) {
+  TempDir dir;
+  auto config = solvers::load_run_config(config_path("poisson3d_jacobi_cg.yaml"));
+  config.output.report = dir.file("missing/r.json");
+
+  test::expect_throw_containing<FileError>(
+      [&] { solvers::check_output_paths(config); },
+      "kelp::solvers::run: output.report: cannot write '" + dir.file("missing/r.json") + "'");
+  config.output.report = dir.file("r.json");
+  EXPECT_NO_THROW(solvers::check_output_paths(config));
+  EXPECT_FALSE(fs::exists(dir.file("r.json")));
+  config.output.report = "";
+  EXPECT_NO_THROW(solvers::check_output_paths(config));
 }
 
 TEST(KelpApp, PrintConfigPrintsEffectiveConfigAndExits) {

@@ -1,15 +1,16 @@
 #pragma once
-/// Double-quoted string literals for the YAML and JSON writers.
+/// Double-quoted string literals for the YAML writer (apps/driver/config/fields.cpp).
+/// JSON is written with nlohmann::json (the run report, the benchmarks), never with this.
 
 #include <cstdio>
 #include <string>
 
 namespace kelp::config {
 
-/// `text` in double quotes with ", \, newline and tab escaped; other control characters are
-/// written with `control_format` (printf-style, one unsigned argument): "\\x%02x" for YAML,
-/// "\\u%04x" for JSON, whose grammar has no \x escape.
-inline std::string quoted_string(const std::string& text, const char* control_format) {
+/// `text` as a YAML double-quoted scalar: ", \, newline and tab escaped; other control
+/// characters written with `control_format` (printf-style, one unsigned argument), "\\x%02x",
+/// YAML's two-digit hex escape.
+inline std::string quoted_string(const std::string& text, const char* control_format = "\\x%02x") {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {

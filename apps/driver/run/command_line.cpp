@@ -1,34 +1,71 @@
 #include "kelp/apps/driver/run/command_line.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
-#include <stdexcept>
+#include <memory>
 #include <ostream>
 
+#include "kelp/apps/driver/run/build_info.hpp"
 #include "kelp/apps/driver/run/run.hpp"
 
 namespace kelp::solvers {
 
-std::string command_line_usage() {
-  return "usage: kelp run CONFIG.yaml [--set dotted.path=value]... [--print-config] "
-         "[--report FILE]\n"
-         "\n"
-         "  run CONFIG.yaml     build the problem and the solver CONFIG.yaml describes, solve,\n"
-         "                      print monitor lines and a summary\n"
-         "  --set path=value    override one value, validated like the file; e.g.\n"
-         "                        --set solver.max_iterations=200\n"
-         "                        --set solver.preconditioner={type: jacobi, damping: 0.8}\n"
-         "                      a value of ~ removes the key (its default applies)\n"
-         "  --print-config      print the effective configuration (all defaults filled in) and\n"
-         "                      exit without solving (output.print_config: true prints it and runs)\n"
-         "  --report FILE       write a JSON report (same as --set output.report=FILE)\n"
-         "  -h, --help          print this text\n"
-         "\n"
-         "exit codes: 0 converged, 2 bad input, 3 not converged (output.fail_on_no_convergence),\n"
-         "            1 internal error\n";
-}
-
 namespace {
+
+struct Arguments {
+  std::string config_path;
+  std::vector<std::string> overrides;
+  std::string report;
+  bool print_config = false;
+  bool version = false;
+};
+
+/// The command line's definition (CLI11); parsing stores into `arguments`.
+/// Unknown arguments are collected (allow_extras), not rejected by CLI11, so that the errors
+/// can say which kind of argument was not understood (command, option, second file).
+struct CommandLine {
+  CLI::App app{"kelp: solves the sparse linear system a YAML configuration describes, with the "
+               "solver and preconditioner it names",
+               "kelp"};
+  CLI::App* run = nullptr;
+  CLI::App* info = nullptr;
+
+  explicit CommandLine(Arguments& arguments) {
+    app.footer(
+        "Exit codes: 0 converged (or output.fail_on_no_convergence: false), 2 bad input\n"
+        "(command line, configuration, files, sizes), 3 not converged, 1 internal error.\n"
+        "Run 'kelp run --help' for the options of run.");
+    app.allow_extras();
+    app.require_subcommand(0, 1);
+    app.add_flag("--version", arguments.version,
+                 "print the Kelp version, git revision, Kokkos version and backends, host "
+                 "threads and GPU, and exit");
+
+    run = app.add_subcommand("run", "build the problem and the solver CONFIG.yaml describes, "
+                                    "solve, print monitor lines and a summary");
+    run->allow_extras();
+    run->add_option("CONFIG.yaml", arguments.config_path, "the configuration file");
+    run->add_option("--set", arguments.overrides,
+                    "override one value (repeatable), validated like the file, e.g.\n"
+                    "--set solver.max_iterations=200\n"
+                    "--set 'solver.preconditioner={type: jacobi, damping: 0.8}'\n"
+                    "a value of ~ removes the key (its default applies)")
+        ->type_name("PATH=VALUE")
+        ->allow_extra_args(false);  // one value per --set, so CONFIG.yaml may follow it
+    run->add_flag("--print-config", arguments.print_config,
+                  "print the effective configuration (all defaults filled in) and exit without "
+                  "solving (output.print_config: true prints it and runs)");
+    run->add_option("--report", arguments.report,
+                    "write a JSON report to FILE (same as --set output.report=FILE); checked to "
+                    "be writable before the run starts")
+        ->type_name("FILE");
+    run->footer("Example: kelp run configs/poisson3d_jacobi_cg.yaml --set problem.generator.nx=50");
+
+    info = app.add_subcommand("info", "same as --version");
+    info->allow_extras();
+  }
+};
 
 /// One line: newlines in messages would break "one error, one line".
 std::string one_line(std::string text) {
@@ -37,63 +74,81 @@ std::string one_line(std::string text) {
 }
 
 int usage_error(std::ostream& err, const std::string& message) {
-  err << "kelp: error: " << message << "\n" << command_line_usage();
+  err << "kelp: error: " << one_line(message) << "\n" << command_line_usage();
   return static_cast<int>(ExitCode::bad_input);
 }
 
-struct Arguments {
-  std::string config_path;
-  std::vector<std::string> overrides;
-  std::string report;
-  bool print_config = false;
-};
+/// CLI11's message for an option without its value is "--set: 1 required TEXT missing".
+std::string describe(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr &&
+      what.find("missing") != std::string::npos && what.find(':') != std::string::npos) {
+    return "option " + what.substr(0, what.find(':')) + " needs a value";
+  }
+  return what;
+}
+
+bool is_option(const std::string& arg) { return arg.size() > 1 && arg[0] == '-'; }
+
+/// The error for the arguments that no option or positional took; empty when there are none.
+std::string unexpected_arguments(const CommandLine& command_line, const Arguments& arguments) {
+  const CLI::App* apps[] = {&command_line.app, command_line.run, command_line.info};
+  for (const CLI::App* app : apps) {
+    for (const std::string& arg : app->remaining()) {
+      if (is_option(arg)) return "unknown option '" + arg + "'";
+    }
+  }
+  if (const auto extra = command_line.app.remaining(); !extra.empty()) {
+    return "unknown command '" + extra.front() + "'";
+  }
+  if (const auto extra = command_line.run->remaining(); !extra.empty()) {
+    return "more than one configuration file ('" + arguments.config_path + "' and '" +
+           extra.front() + "')";
+  }
+  if (const auto extra = command_line.info->remaining(); !extra.empty()) {
+    return "info takes no arguments; got '" + extra.front() + "'";
+  }
+  return "";
+}
 
 }  // namespace
 
+std::string command_line_usage() {
+  return "usage: kelp run CONFIG.yaml [--set dotted.path=value]... [--print-config] "
+         "[--report FILE]\n"
+         "       kelp info | kelp --version | kelp [run] --help\n";
+}
+
+std::string command_line_help() {
+  Arguments arguments;
+  return CommandLine(arguments).app.help();
+}
+
 int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) return usage_error(err, "missing command");
-  if (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-    out << command_line_usage();
+  Arguments arguments;
+  CommandLine command_line(arguments);
+  if (args[0] == "help") {
+    out << command_line.app.help();
     return static_cast<int>(ExitCode::success);
   }
-  if (args[0] != "run") return usage_error(err, "unknown command '" + args[0] + "'");
-
-  Arguments arguments;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value_of = [&](const std::string& flag, std::string& value) {
-      if (arg.rfind(flag + "=", 0) == 0) {
-        value = arg.substr(flag.size() + 1);
-        return true;
-      }
-      if (arg != flag) return false;
-      if (i + 1 >= args.size()) throw std::invalid_argument("option " + flag + " needs a value");
-      value = args[++i];
-      return true;
-    };
-    try {
-      std::string value;
-      if (arg == "-h" || arg == "--help") {
-        out << command_line_usage();
-        return static_cast<int>(ExitCode::success);
-      } else if (arg == "--print-config") {
-        arguments.print_config = true;
-      } else if (value_of("--set", value)) {
-        arguments.overrides.push_back(value);
-      } else if (value_of("--report", value)) {
-        arguments.report = value;
-      } else if (arg.size() > 1 && arg[0] == '-') {
-        return usage_error(err, "unknown option '" + arg + "'");
-      } else if (arguments.config_path.empty()) {
-        arguments.config_path = arg;
-      } else {
-        return usage_error(err, "more than one configuration file ('" + arguments.config_path +
-                                    "' and '" + arg + "')");
-      }
-    } catch (const std::invalid_argument& e) {
-      return usage_error(err, e.what());
-    }
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
+    command_line.app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << command_line.app.help();  // the help of the subcommand given, if any
+    return static_cast<int>(ExitCode::success);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(err, describe(e));
   }
+  if (const std::string problem = unexpected_arguments(command_line, arguments); !problem.empty()) {
+    return usage_error(err, problem);
+  }
+  if (arguments.version || command_line.info->parsed()) {
+    out << build_info();
+    return static_cast<int>(ExitCode::success);
+  }
+  if (!command_line.run->parsed()) return usage_error(err, "missing command");
   if (arguments.config_path.empty()) return usage_error(err, "missing configuration file");
 
   try {

@@ -2,15 +2,18 @@
 
 #include <charconv>
 #include <chrono>
-#include <iomanip>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 
 #include "kelp/kernels/blas1.hpp"
-#include "kelp/apps/driver/config/quoted_string.hpp"
+#include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 
@@ -95,17 +98,41 @@ double true_residual_norm(const ConfigMatrix& A, ConstConfigVector b, ConstConfi
   return kernels::nrm2(r);
 }
 
+/// Fails when `path` cannot be written, without destroying an existing file: opens it for
+/// appending (which creates a missing file and never truncates) and removes it again when the
+/// check created it.
+void check_writable(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "ab");
+  const int error = errno;
+  KELP_REQUIRE(file != nullptr, FileError,
+               "kelp::solvers::run: " << what << ": cannot write '" << path << "': "
+                                      << (error != 0 ? std::strerror(error) : "cannot open"));
+  std::fclose(file);
+  if (!existed) std::filesystem::remove(path, ec);
+}
+
 }  // namespace
+
+void check_output_paths(const RunConfig& config) {
+  if (!config.output.report.empty()) check_writable(config.output.report, "output.report");
+}
 
 RunResult run(const RunConfig& config, std::ostream& out) {
   RunResult result;
+  check_output_paths(config);
   if (config.output.print_config) {
     out << "# effective configuration\n" << effective_config(config) << "\n";
   }
 
   auto start = Clock::now();
-  result.problem = build_problem(config.problem);
-  result.problem_seconds = seconds_since(start);
+  {
+    ProfilingRegion region("kelp::run::problem");
+    result.problem = build_problem(config.problem);
+    result.problem_seconds = seconds_since(start);
+  }
   const ConfigMatrix& A = result.problem.A;
   out << "problem: " << result.problem.matrix_description << "\n"
       << "  rows " << A.num_rows() << ", nnz " << A.nnz() << ", rhs "
@@ -113,9 +140,13 @@ RunResult run(const RunConfig& config, std::ostream& out) {
       << " s)\n";
 
   start = Clock::now();
-  auto op = std::make_shared<const MatrixOperator<ConfigMatrix>>(A);
-  auto solver = solver_registry().build(config.solver, op, A);
-  result.setup_seconds = seconds_since(start);
+  std::shared_ptr<LinearSolver> solver;
+  {
+    ProfilingRegion region("kelp::run::setup");  // solver and preconditioner, incl. their setup
+    auto op = std::make_shared<const MatrixOperator<ConfigMatrix>>(A);
+    solver = solver_registry().build(config.solver, op, A);
+    result.setup_seconds = seconds_since(start);
+  }
   result.solver_summary = solver->summary();
   out << "solver: " << result.solver_summary << "\n";
 
@@ -131,10 +162,16 @@ RunResult run(const RunConfig& config, std::ostream& out) {
 
   result.x = ConfigVector("kelp::run::x", A.num_rows());  // zero initial guess
   start = Clock::now();
-  result.solve = solver->solve(result.problem.b, result.x);
-  result.solve_seconds = seconds_since(start);
+  {
+    ProfilingRegion region("kelp::run::solve");
+    result.solve = solver->solve(result.problem.b, result.x);
+    result.solve_seconds = seconds_since(start);
+  }
 
-  result.true_residual_norm = true_residual_norm(A, result.problem.b, result.x);
+  {
+    ProfilingRegion region("kelp::run::true_residual");
+    result.true_residual_norm = true_residual_norm(A, result.problem.b, result.x);
+  }
   result.true_relative_residual =
       rhs_norm > 0 ? result.true_residual_norm / rhs_norm : result.true_residual_norm;
   const bool converged = result.solve.converged();
@@ -170,75 +207,80 @@ RunResult run(const RunConfig& config, std::ostream& out) {
 
 namespace {
 
-std::string json_string(const std::string& text) { return config::quoted_string(text, "\\u%04x"); }
+using Json = nlohmann::ordered_json;  // keys in the order written: readable reports
 
-std::string json_number(double value) {
-  return std::isfinite(value) ? config::format_double(value) : "null";
-}
+/// JSON has no NaN or infinity: non-finite values are written as null.
+Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
-/// A configuration scalar as JSON: numbers and booleans as such, everything else a string.
-std::string json_scalar(const std::string& text) {
-  if (text == "true" || text == "false") return text;
-  double value = 0;
+/// A configuration scalar as JSON: true/false as booleans, integers and finite numbers as
+/// numbers, everything else as a string.
+Json json_scalar(const std::string& text) {
+  if (text == "true" || text == "false") return Json(text == "true");
   const char* first = text.data();
   const char* last = first + text.size();
-  const auto [end, error] = std::from_chars(first, last, value);
-  if (!text.empty() && error == std::errc() && end == last && std::isfinite(value)) return text;
-  return json_string(text);
+  long long integer = 0;
+  if (const auto [end, error] = std::from_chars(first, last, integer);
+      !text.empty() && error == std::errc() && end == last) {
+    return Json(integer);
+  }
+  double value = 0;
+  if (const auto [end, error] = std::from_chars(first, last, value);
+      !text.empty() && error == std::errc() && end == last && std::isfinite(value)) {
+    return Json(value);
+  }
+  return Json(text);
 }
 
-void json_config(std::ostream& out, const YAML::Node& node, int depth) {
+Json json_config(const YAML::Node& node) {
   if (node.IsMap()) {
-    const std::string indent(2 * (depth + 1), ' ');
-    out << "{";
-    bool first = true;
+    Json object = Json::object();
     for (auto it = node.begin(); it != node.end(); ++it) {
-      out << (first ? "\n" : ",\n") << indent << json_string(it->first.Scalar()) << ": ";
-      json_config(out, it->second, depth + 1);
-      first = false;
+      object[it->first.Scalar()] = json_config(it->second);
     }
-    out << "\n" << std::string(2 * depth, ' ') << "}";
-  } else if (node.IsScalar()) {
-    out << json_scalar(node.Scalar());
-  } else {
-    out << "null";
+    return object;
   }
+  if (node.IsSequence()) {
+    Json array = Json::array();
+    for (const auto& item : node) array.push_back(json_config(item));
+    return array;
+  }
+  if (node.IsScalar()) return json_scalar(node.Scalar());
+  return Json(nullptr);
 }
 
 }  // namespace
 
 void write_report(const std::string& path, const RunConfig& config, const RunResult& result) {
-  std::ostringstream out;
   const SolveResult& s = result.solve;
-  out << "{\n  \"config\": ";
-  json_config(out, write_run_config(config), 1);
-  out << ",\n  \"problem\": {\"matrix\": " << json_string(result.problem.matrix_description)
-      << ", \"rhs\": " << json_string(result.problem.rhs_description)
-      << ", \"num_rows\": " << result.problem.A.num_rows()
-      << ", \"nnz\": " << result.problem.A.nnz() << "},\n"
-      << "  \"solver\": " << json_string(result.solver_summary) << ",\n"
-      << "  \"iterations\": " << s.iterations << ",\n"
-      << "  \"stop_reason\": " << json_string(to_string(s.reason)) << ",\n"
-      << "  \"converged\": " << (s.converged() ? "true" : "false") << ",\n"
-      << "  \"rhs_norm\": " << json_number(s.rhs_norm) << ",\n"
-      << "  \"initial_residual_norm\": " << json_number(s.initial_residual_norm) << ",\n"
-      << "  \"residual_norm\": " << json_number(s.residual_norm) << ",\n"
-      << "  \"true_residual_norm\": " << json_number(result.true_residual_norm) << ",\n"
-      << "  \"true_relative_residual\": " << json_number(result.true_relative_residual) << ",\n"
-      << "  \"problem_seconds\": " << json_number(result.problem_seconds) << ",\n"
-      << "  \"setup_seconds\": " << json_number(result.setup_seconds) << ",\n"
-      << "  \"solve_seconds\": " << json_number(result.solve_seconds) << ",\n"
-      << "  \"exit_code\": " << static_cast<int>(result.exit_code) << ",\n"
-      << "  \"residual_history\": [";
-  for (std::size_t i = 0; i < s.residual_history.size(); ++i) {
-    out << (i ? ", " : "") << json_number(s.residual_history[i]);
-  }
-  out << "]\n}\n";
+  Json report;
+  report["config"] = json_config(write_run_config(config));
+  report["problem"] = {{"matrix", result.problem.matrix_description},
+                       {"rhs", result.problem.rhs_description},
+                       {"num_rows", static_cast<long long>(result.problem.A.num_rows())},
+                       {"nnz", static_cast<long long>(result.problem.A.nnz())}};
+  report["solver"] = result.solver_summary;
+  report["iterations"] = s.iterations;
+  report["stop_reason"] = to_string(s.reason);
+  report["converged"] = s.converged();
+  report["rhs_norm"] = number_or_null(s.rhs_norm);
+  report["initial_residual_norm"] = number_or_null(s.initial_residual_norm);
+  report["residual_norm"] = number_or_null(s.residual_norm);
+  report["true_residual_norm"] = number_or_null(result.true_residual_norm);
+  report["true_relative_residual"] = number_or_null(result.true_relative_residual);
+  report["problem_seconds"] = number_or_null(result.problem_seconds);
+  report["setup_seconds"] = number_or_null(result.setup_seconds);
+  report["solve_seconds"] = number_or_null(result.solve_seconds);
+  report["exit_code"] = static_cast<int>(result.exit_code);
+  Json history = Json::array();
+  for (double value : s.residual_history) history.push_back(number_or_null(value));
+  report["residual_history"] = std::move(history);
+  // Invalid UTF-8 (a file name, say) becomes U+FFFD instead of an exception.
+  const std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   KELP_REQUIRE(file.good(), FileError,
                "kelp::solvers::write_report: cannot open '" << path << "' for writing");
-  file << out.str();
+  file << text;
   file.close();
   KELP_REQUIRE(!file.fail(), FileError,
                "kelp::solvers::write_report: writing '" << path << "' failed");

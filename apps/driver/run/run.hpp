@@ -35,6 +35,7 @@ struct OutputParams {
   /// notice failures; set false to study a non-converging method.
   bool fail_on_no_convergence = true;
   /// Path of the JSON report, relative to the working directory; empty (default) writes none.
+  /// run() checks that it can be written before it starts (check_output_paths).
   std::string report;
 };
 void output_fields(config::FieldVisitor& v, OutputParams& params);
@@ -84,14 +85,24 @@ struct RunResult {
   ExitCode exit_code = ExitCode::success;
 };
 
+/// Checks, before any work, that every output file of the configuration (output.report) can be
+/// written: opens it for appending, so an existing file is kept as it is, and removes a file the
+/// check created.
+/// @throws FileError naming the key and the path when one cannot be written
+void check_output_paths(const RunConfig& config);
+
 /// Builds and solves the configured problem, printing to `out`: the problem (n, nnz), the
 /// solver, monitor lines ("iter    25  residual 3.1e+01  relative 3.1e-02") and a summary.
-/// Writes the JSON report when output.report is set.
-/// @throws kelp::Error for bad input (unreadable files, dimension mismatches, failed setup)
+/// Checks the output paths first (check_output_paths); writes the JSON report when
+/// output.report is set. The phases are Kokkos profiling regions: kelp::run::problem,
+/// kelp::run::setup (solver and preconditioner), kelp::run::solve, kelp::run::true_residual.
+/// @throws kelp::Error for bad input (unreadable files, dimension mismatches, failed setup,
+///         an output file that cannot be written)
 RunResult run(const RunConfig& config, std::ostream& out);
 
 /// Writes the JSON report of a run: effective configuration, problem size, iterations, stop
-/// reason, residuals (solver's and true), residual history and timings.
+/// reason, residuals (solver's and true), residual history and timings. Numbers that are not
+/// finite (a NaN residual after a breakdown, say) are written as null, since JSON has no NaN.
 /// @throws FileError when the file cannot be written
 void write_report(const std::string& path, const RunConfig& config, const RunResult& result);
 
