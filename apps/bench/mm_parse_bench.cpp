@@ -8,30 +8,32 @@
 // Output: one JSON line for the configuration, then one per (file, stage) with the median and
 // minimum wall seconds, the median CPU seconds of the process (robust on a shared machine),
 // MB/s of uncompressed text and million stored entries per second (by wall and by CPU time).
+// JSON lines: see apps/bench/bench_common.hpp (non-finite numbers are written as null).
 //
 // Usage: kelp-bench-mm [--n 100] [--repeat 5] [--matrices DIR] [--work-dir DIR] [--keep]
 
 #include <stdlib.h>
-#include <time.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "kelp/apps/driver/config/quoted_string.hpp"
+#include "kelp/apps/bench/bench_common.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using kelp::io::MatrixMarketField;
+using kelp::bench::Json;
+using kelp::bench::median;
+using kelp::bench::number_or_null;
+using kelp::bench::print_json_line;
 
 struct BenchConfig {
   int n = 100;                 // Laplacian grid points per dimension: 100^3 rows, ~7e6 entries
@@ -39,27 +41,6 @@ struct BenchConfig {
   std::string matrices_dir;    // every *.mtx(.gz) in it is parsed too; empty: skip
   std::string work_dir;        // where the generated files go; empty: a fresh temp folder
   bool keep = false;           // keep the generated files
-};
-
-std::string json_string(const std::string& text) { return kelp::config::quoted_string(text, "\\u%04x"); }
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// CPU time of this process (user + system), which, unlike wall time, other jobs on a shared
-/// machine barely disturb.
-double cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
-struct Timings {
-  std::vector<double> wall;  // sorted
-  std::vector<double> cpu;   // sorted
-  double wall_median() const { return wall[wall.size() / 2]; }
-  double cpu_median() const { return cpu[cpu.size() / 2]; }
 };
 
 /// Size of the decompressed content (equals the file size for plain files).
@@ -108,21 +89,6 @@ kelp::CrsMatrix<double, kelp::Ordinal, kelp::Offset, kelp::HostDevice> laplace3d
   return Matrix(num_rows, num_rows, row_map, entries, values);
 }
 
-template <class Function>
-Timings time_runs(int repeat, const Function& function) {
-  Timings timings;
-  for (int r = 0; r < repeat; ++r) {
-    const double cpu_start = cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
-    function();
-    timings.wall.push_back(seconds_since(start));
-    timings.cpu.push_back(cpu_seconds() - cpu_start);
-  }
-  std::sort(timings.wall.begin(), timings.wall.end());
-  std::sort(timings.cpu.begin(), timings.cpu.end());
-  return timings;
-}
-
 void bench_file(const std::string& path, const std::string& label, int repeat) {
   const auto info = kelp::io::read_matrix_market_info(path);
   const std::int64_t bytes = text_bytes(path);
@@ -141,23 +107,28 @@ void bench_file(const std::string& path, const std::string& label, int repeat) {
   for (const auto& [stage, function] :
        {std::pair<const char*, std::function<void()>>{"parse_coo", parse_coo},
         std::pair<const char*, std::function<void()>>{"read_crs", read_crs}}) {
-    const Timings timings = time_runs(repeat, function);
-    const double median = timings.wall_median();
-    const double cpu = timings.cpu_median();
-    std::ostringstream line;
-    line.precision(4);
-    line << "{\"bench\":\"mm_parse\",\"file\":" << json_string(label)
-         << ",\"stage\":\"" << stage << "\",\"format\":\"" << kelp::io::to_string(info.format)
-         << "\",\"field\":\"" << kelp::io::to_string(info.field) << "\",\"symmetry\":\""
-         << kelp::io::to_string(info.symmetry) << "\",\"rows\":" << info.num_rows
-         << ",\"stored_entries\":" << info.num_stored_entries << ",\"text_bytes\":" << bytes
-         << ",\"disk_bytes\":" << disk_bytes << ",\"repeat\":" << repeat
-         << ",\"median_s\":" << median << ",\"min_s\":" << timings.wall.front()
-         << ",\"cpu_median_s\":" << cpu << ",\"mb_per_s\":" << bytes / median / 1e6
-         << ",\"mentries_per_s\":" << info.num_stored_entries / median / 1e6
-         << ",\"cpu_mb_per_s\":" << bytes / cpu / 1e6
-         << ",\"cpu_mentries_per_s\":" << info.num_stored_entries / cpu / 1e6 << "}";
-    std::cout << line.str() << std::endl;
+    const kelp::bench::Samples samples = kelp::bench::time_runs(repeat, function);
+    const double wall = median(samples.wall);
+    const double cpu = median(samples.cpu);
+    const double entries = static_cast<double>(info.num_stored_entries);
+    print_json_line(Json{{"bench", "mm_parse"},
+                         {"file", label},
+                         {"stage", stage},
+                         {"format", kelp::io::to_string(info.format)},
+                         {"field", kelp::io::to_string(info.field)},
+                         {"symmetry", kelp::io::to_string(info.symmetry)},
+                         {"rows", static_cast<long long>(info.num_rows)},
+                         {"stored_entries", static_cast<long long>(info.num_stored_entries)},
+                         {"text_bytes", static_cast<long long>(bytes)},
+                         {"disk_bytes", static_cast<long long>(disk_bytes)},
+                         {"repeat", repeat},
+                         {"median_s", number_or_null(wall)},
+                         {"min_s", number_or_null(kelp::bench::minimum(samples.wall))},
+                         {"cpu_median_s", number_or_null(cpu)},
+                         {"mb_per_s", number_or_null(bytes / wall / 1e6)},
+                         {"mentries_per_s", number_or_null(entries / wall / 1e6)},
+                         {"cpu_mb_per_s", number_or_null(bytes / cpu / 1e6)},
+                         {"cpu_mentries_per_s", number_or_null(entries / cpu / 1e6)}});
   }
   if (checksum < 0) std::cout << "unreachable\n";
 }
@@ -174,24 +145,29 @@ int run(const BenchConfig& config) {
     work_dir = pattern;
     made_work_dir = true;
   }
-  std::cout << "{\"bench\":\"mm_parse\",\"config\":{\"n\":" << config.n
-            << ",\"repeat\":" << config.repeat
-            << ",\"matrices\":" << json_string(config.matrices_dir)
-            << ",\"work_dir\":" << json_string(work_dir)
-            << ",\"keep\":" << (config.keep ? "true" : "false") << "}}" << std::endl;
+  print_json_line(Json{{"bench", "mm_parse"},
+                       {"config",
+                        {{"n", config.n},
+                         {"repeat", config.repeat},
+                         {"matrices", config.matrices_dir},
+                         {"work_dir", work_dir},
+                         {"keep", config.keep},
+                         {"cpu", kelp::bench::cpu_model()}}}});
 
   if (config.n > 0) {
     const auto A = laplace3d(config.n);
     const std::string name = "laplace3d_" + std::to_string(config.n) + ".mtx";
     for (const std::string& file : {name, name + ".gz"}) {
       const std::string path = (fs::path(work_dir) / file).string();
-      const auto start = std::chrono::steady_clock::now();
+      const auto start = kelp::bench::Clock::now();
       kelp::io::write_matrix_market(path, A);
-      const double seconds = seconds_since(start);
-      std::cout << "{\"bench\":\"mm_parse\",\"file\":" << json_string(file)
-                << ",\"stage\":\"write\",\"stored_entries\":" << A.nnz()
-                << ",\"disk_bytes\":" << fs::file_size(path) << ",\"seconds\":" << seconds
-                << "}" << std::endl;
+      const double seconds = kelp::bench::seconds_since(start);
+      print_json_line(Json{{"bench", "mm_parse"},
+                           {"file", file},
+                           {"stage", "write"},
+                           {"stored_entries", static_cast<long long>(A.nnz())},
+                           {"disk_bytes", static_cast<long long>(fs::file_size(path))},
+                           {"seconds", number_or_null(seconds)}});
       bench_file(path, file, config.repeat);
     }
   }

@@ -1,14 +1,22 @@
 // kelp-bench-spmv: SpMV / SpMMV throughput against the machine's STREAM triad bandwidth and, when
-// built with KELP_ENABLE_KOKKOSKERNELS_PEER, against KokkosSparse::spmv on the same matrix and the
-// same input vectors.
+// built with KELP_ENABLE_PEERS (KELP_HAVE_KOKKOSKERNELS), against KokkosSparse::spmv on the same
+// matrix and the same input vectors.
 //
-// Per run it prints JSON lines:
+// Per run it prints JSON lines (apps/bench/bench_common.hpp: non-finite numbers are null):
 //   {"kind":"triad", ...}        STREAM triad a(i) = b(i) + s*c(i), best and median GB/s
-//   {"kind":"config", ...}       effective configuration, once per matrix (sizes, threads, ...)
+//   {"kind":"config", ...}       effective configuration, once per matrix (sizes, scalar, threads,
+//                                execution space, CPU model, peer status, ...)
 //   {"kind":"measurement", ...}  one per (op, k, layout, implementation, algorithm)
-//   {"kind":"error", ...}        a result that failed verification; its time is not reported
+//   {"kind":"error", ...}        a result that failed verification (its time is not reported), or
+//                                with "file": a matrix file that could not be read or benchmarked
 //   {"kind":"summary", ...}      with --all-shared: median kelp/peer time ratio over the set
-// Exit status 1 when any verification failed.
+// Exit status: 0 all well; 1 a verification failed; 2 a matrix file could not be read or
+// benchmarked (with --all-shared the others are still run); 2 also for a bad command line.
+//
+// Matrices: real, integer and pattern files are read as double, complex files as
+// Kokkos::complex<double>; rectangular matrices are run as y = A x (x has num_cols rows).
+// The Kokkos Kernels peer is run for real matrices only (Debian's Kokkos Kernels is built for
+// double); for complex ones the config and measurement lines say "peer_status": "skipped: ...".
 //
 // Timing: each variant is warmed up, verified, then timed `repeats` times; variants of one group
 // are interleaved (v1 v2 v3 v1 v2 v3 ...) so that load drift hits all of them alike. One sample
@@ -21,9 +29,17 @@
 //         + k * (num_cols + num_rows) * sizeof(Scalar)     x read once, y written once
 //         + k * num_rows * sizeof(Scalar)  if beta != 0    y read
 // so re-reads of x (irregular access) and re-reads of A (Kelp's SpMMV reads A once per block of
-// up to 8 columns) lower the figure rather than inflate it. GFLOP/s counts 2 * nnz * k.
+// up to 8 columns) lower the figure rather than inflate it. GFLOP/s counts 2 * nnz * k real
+// multiply-adds (8 * nnz * k for complex scalars).
 // kelp_over_peer = median time of KokkosSparse::spmv / median time of Kelp: > 1 means Kelp is
 // faster. fraction_of_triad = effective GB/s (median) / triad GB/s (median).
+//
+// STREAM triad: a Kokkos parallel_for over the default execution space, the same space and
+// threads as the SpMV (first touch in that space too: the views are initialized by it). Each
+// array has max(256 MB, 4 x the last-level cache) by default (STREAM's rule: each array at least
+// 4 times the cache; the cache summed over all its instances, from sysfs on CPUs or the L2 of the
+// CUDA device); --triad-mb overrides it, and the triad line says whether the arrays are beyond
+// 4 x LLC.
 //
 // Verification: every variant's y is filled with NaN (beta = 0) before one product, then
 // compared with a sequential host reference, and each Kelp result with the peer's:
@@ -33,17 +49,17 @@
 // Usage:
 //   kelp-bench-spmv [--generator laplace3d|laplace2d|laplace3d_27pt|laplace2d_9pt] [--n 100]
 //   kelp-bench-spmv --matrix FILE.mtx[.gz]
-//   kelp-bench-spmv --all-shared [DIR]   (square real/integer/pattern matrices of DIR plus
-//                                          laplace3d 100^3, laplace2d 1000^2, laplace3d_27pt 50^3)
+//   kelp-bench-spmv --all-shared [DIR]   (every .mtx/.mtx.gz of DIR, default test/data/matrices,
+//                                          plus laplace3d 100^3, laplace2d 1000^2, laplace3d_27pt
+//                                          50^3 unless --no-generated)
 // Options: --repeats 20  --warmup 3  --min-sample-ms 20  --vectors 1,4,8,16,32 (or none)
 //          --layouts left,right  --algorithms row_parallel,merge_path,automatic  --no-spmv
-//          --beta 0  --triad-mb 80  --triad-repeats 20
+//          --beta 0  --triad-mb auto  --triad-repeats 20  --no-generated
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -51,11 +67,13 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "kelp/apps/driver/config/quoted_string.hpp"
+#include "kelp/apps/bench/bench_common.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
@@ -70,14 +88,18 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Scalar = double;
+using kelp::bench::Json;
+using kelp::bench::median;
+using kelp::bench::minimum;
+using kelp::bench::number_or_null;
+using kelp::bench::print_json_line;
 using Device = kelp::DefaultDevice;
 using Exec = Device::execution_space;
+using Complex = Kokkos::complex<double>;
+template <class Scalar>
 using Matrix = kelp::CrsMatrix<Scalar, kelp::Ordinal, kelp::Offset, Device>;
-using HostMatrix = Matrix::host_mirror_type;
-#ifdef KELP_HAVE_KOKKOSKERNELS
-using PeerMatrix = KokkosSparse::CrsMatrix<Scalar, kelp::Ordinal, Device, void, kelp::Offset>;
-#endif
+template <class Scalar>
+using HostMatrix = typename Matrix<Scalar>::host_mirror_type;
 
 constexpr double kTolerance = 1e-12;
 
@@ -87,6 +109,7 @@ struct Options {
   std::string matrix_file;
   bool all_shared = false;
   std::string shared_dir;
+  bool generated = true;         // --all-shared also runs the three generated matrices
   int repeats = 20;              // timed samples per variant; the median is reported
   int warmup = 3;                // untimed products per variant before verification and timing
   double min_sample_ms = 20;     // one sample lasts at least this long (timer resolution, noise)
@@ -96,77 +119,48 @@ struct Options {
   bool spmv = true;              // single-vector products (rank-1 views)
   double alpha = 1.0;
   double beta = 0.0;
-  double triad_mb = 80;          // MB per triad array (3 arrays): well beyond L2, like the SpMV set
+  double triad_mb = 0;           // MB per triad array; 0: max(256 MB, 4 x LLC), see the header
   int triad_repeats = 20;
 };
 
-// ---- Output helpers ----------------------------------------------------------------------
+// ---- Scalars -----------------------------------------------------------------------------
 
-std::string json_string(const std::string& text) { return kelp::config::quoted_string(text, "\\u%04x"); }
-
-/// Builds one flat JSON object, keys in insertion order.
-class JsonLine {
- public:
-  JsonLine& add(const std::string& key, const std::string& value) {
-    return raw(key, json_string(value));
+template <class Scalar>
+struct ScalarTraits;
+template <>
+struct ScalarTraits<double> {
+  static const char* name() { return "double"; }
+  static double magnitude(double value) { return std::abs(value); }
+  static double nan() { return std::numeric_limits<double>::quiet_NaN(); }
+  static constexpr double flops_per_multiply_add = 2;
+};
+template <>
+struct ScalarTraits<Complex> {
+  static const char* name() { return "complex<double>"; }
+  static double magnitude(const Complex& value) { return Kokkos::abs(value); }
+  static Complex nan() {
+    return Complex(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN());
   }
-  JsonLine& add(const std::string& key, const char* value) { return add(key, std::string(value)); }
-  JsonLine& add(const std::string& key, double value) {
-    if (!std::isfinite(value)) return raw(key, "null");
-    std::ostringstream out;
-    out.precision(6);
-    out << value;
-    return raw(key, out.str());
-  }
-  JsonLine& add(const std::string& key, long long value) { return raw(key, std::to_string(value)); }
-  JsonLine& add(const std::string& key, int value) { return add(key, static_cast<long long>(value)); }
-  JsonLine& add(const std::string& key, bool value) { return raw(key, value ? "true" : "false"); }
-  template <class T>
-  JsonLine& add_list(const std::string& key, const std::vector<T>& values) {
-    std::ostringstream out;
-    out << "[";
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (i > 0) out << ",";
-      if constexpr (std::is_same<T, std::string>::value) {
-        out << json_string(values[i]);
-      } else {
-        out << values[i];
-      }
-    }
-    out << "]";
-    return raw(key, out.str());
-  }
-  JsonLine& raw(const std::string& key, const std::string& json) {
-    text_ += (text_.empty() ? "{" : ",") + json_string(key) + ":" + json;
-    return *this;
-  }
-  void print() const { std::cout << text_ << "}" << std::endl; }
-
- private:
-  std::string text_;
+  static constexpr double flops_per_multiply_add = 8;  // 4 multiplies, 4 adds
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+/// Deterministic value in [-1, 1] that differs per row and column (no cancellation to zero).
+double hashed_value(std::size_t i, std::size_t j) {
+  const std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ULL ^ (j + 1) * 0xC2B2AE3D27D4EB4FULL;
+  return static_cast<double>((h >> 11) % 2000001) / 1000000.0 - 1.0;
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const std::size_t m = values.size() / 2;
-  return values.size() % 2 == 1 ? values[m] : 0.5 * (values[m - 1] + values[m]);
-}
-
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
+template <class Scalar>
+Scalar input_value(std::size_t i, std::size_t j) {
+  if constexpr (std::is_same<Scalar, Complex>::value) {
+    return Complex(hashed_value(i, j), hashed_value(i + 101, j + 37));
+  } else {
+    return hashed_value(i, j);
   }
-  return "unknown";
+}
+template <class Scalar>
+Scalar initial_y(std::size_t i, std::size_t j) {
+  return Scalar(0.5) * input_value<Scalar>(i + 7, j + 3);
 }
 
 // ---- STREAM triad ------------------------------------------------------------------------
@@ -186,12 +180,89 @@ struct TriadResult {
   double median_gbs = 0;
 };
 
-/// STREAM triad with three arrays of triad_mb MB each; 3 words per element counted (as STREAM:
-/// the write-allocate read of a is not counted).
+/// "32768K", "32M" (sysfs cache sizes) in bytes; 0 when unreadable.
+long long parse_cache_size(const std::string& text) {
+  std::size_t end = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &end);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  const std::string unit = text.substr(end, 1);
+  if (unit == "K") return value << 10;
+  if (unit == "M") return value << 20;
+  if (unit == "G") return value << 30;
+  return value;
+}
+
+std::string read_line(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+/// The last-level cache of the device the triad runs on, summed over its instances (one per
+/// socket or core complex on CPUs), and where the figure comes from; 0 and "unknown" when
+/// unreadable.
+std::pair<long long, std::string> last_level_cache_bytes() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    cudaDeviceProp properties;
+    if (cudaGetDeviceProperties(&properties, Exec().cuda_device()) == cudaSuccess) {
+      return {static_cast<long long>(properties.l2CacheSize), "cuda l2CacheSize"};
+    }
+    return {0, "unknown"};
+  }
+#endif
+  // Highest cache level of any CPU; each distinct shared_cpu_list is one instance.
+  int top_level = 0;
+  long long instance_bytes = 0;
+  std::set<std::string> instances;
+  std::error_code ec;
+  for (const auto& cpu : fs::directory_iterator("/sys/devices/system/cpu", ec)) {
+    const std::string name = cpu.path().filename().string();
+    if (name.rfind("cpu", 0) != 0 || name.size() < 4 ||
+        name.find_first_not_of("0123456789", 3) != std::string::npos) {
+      continue;
+    }
+    std::error_code cache_ec;
+    for (const auto& index : fs::directory_iterator(cpu.path() / "cache", cache_ec)) {
+      if (read_line(index.path() / "type") == "Instruction") continue;
+      int level = 0;
+      try {
+        level = std::stoi(read_line(index.path() / "level"));
+      } catch (const std::exception&) {
+        continue;
+      }
+      const long long bytes = parse_cache_size(read_line(index.path() / "size"));
+      const std::string shared = read_line(index.path() / "shared_cpu_list");
+      if (level > top_level) {
+        top_level = level;
+        instances.clear();
+      }
+      if (level == top_level && bytes > 0) {
+        instance_bytes = bytes;
+        instances.insert(shared);
+      }
+    }
+  }
+  if (instances.empty()) return {0, "unknown"};
+  return {instance_bytes * static_cast<long long>(instances.size()),
+          "sysfs L" + std::to_string(top_level) + " x " + std::to_string(instances.size())};
+}
+
+/// STREAM triad with three arrays (sized as the header says) in the default execution space;
+/// 3 words per element counted (as STREAM: the write-allocate read of a is not counted).
 TriadResult measure_triad(const Options& options) {
-  const std::size_t n = static_cast<std::size_t>(options.triad_mb * 1e6 / sizeof(double));
+  const auto [llc_bytes, llc_source] = last_level_cache_bytes();
+  const double auto_mb = std::max(256.0, 4.0 * static_cast<double>(llc_bytes) / 1e6);
+  const double array_mb = options.triad_mb > 0 ? options.triad_mb : auto_mb;
+  const std::size_t n = static_cast<std::size_t>(array_mb * 1e6 / sizeof(double));
+  // Allocated and initialized by Exec, so on CPUs the pages are first touched by the threads
+  // (and with the static schedule) the triad uses.
   Kokkos::View<double*, Device> a("triad_a", n), b("triad_b", n), c("triad_c", n);
-  Kokkos::deep_copy(a, 0.0);
   Kokkos::deep_copy(b, 1.0);
   Kokkos::deep_copy(c, 2.0);
   const TriadFunctor triad{TriadOut(a.data(), n), TriadIn(b.data(), n), TriadIn(c.data(), n), 3.0};
@@ -200,10 +271,10 @@ TriadResult measure_triad(const Options& options) {
   Kokkos::fence();
   std::vector<double> seconds;
   for (int r = 0; r < options.triad_repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = kelp::bench::Clock::now();
     Kokkos::parallel_for("kelp-bench-spmv::triad", policy, triad);
     Kokkos::fence();
-    seconds.push_back(seconds_since(start));
+    seconds.push_back(kelp::bench::seconds_since(start));
   }
   double check = 0;
   Kokkos::deep_copy(check, Kokkos::subview(a, n / 2));
@@ -211,73 +282,77 @@ TriadResult measure_triad(const Options& options) {
                "kelp-bench-spmv: triad produced a(i) = " << check << ", expected 7");
   const double bytes = 3.0 * sizeof(double) * static_cast<double>(n);
   TriadResult result;
-  result.best_gbs = bytes / *std::min_element(seconds.begin(), seconds.end()) / 1e9;
-  result.median_gbs = bytes / median_of(seconds) / 1e9;
-  JsonLine()
-      .add("bench", "spmv")
-      .add("kind", "triad")
-      .add("array_mb", options.triad_mb)
-      .add("elements", static_cast<long long>(n))
-      .add("repeats", options.triad_repeats)
-      .add("best_gbytes_per_s", result.best_gbs)
-      .add("median_gbytes_per_s", result.median_gbs)
-      .add("median_s", median_of(seconds))
-      .add("min_s", *std::min_element(seconds.begin(), seconds.end()))
-      .print();
+  result.best_gbs = bytes / minimum(seconds) / 1e9;
+  result.median_gbs = bytes / median(seconds) / 1e9;
+  print_json_line(Json{
+      {"bench", "spmv"},
+      {"kind", "triad"},
+      {"array_mb", array_mb},
+      {"array_mb_auto", options.triad_mb <= 0},
+      {"elements", static_cast<long long>(n)},
+      {"llc_bytes", llc_bytes},
+      {"llc_source", llc_source},
+      {"beyond_4x_llc", llc_bytes > 0 ? Json(array_mb * 1e6 >= 4.0 * llc_bytes) : Json(nullptr)},
+      {"execution_space", Exec::name()},
+      {"threads", Exec().concurrency()},
+      {"repeats", options.triad_repeats},
+      {"best_gbytes_per_s", number_or_null(result.best_gbs)},
+      {"median_gbytes_per_s", number_or_null(result.median_gbs)},
+      {"median_s", number_or_null(median(seconds))},
+      {"min_s", number_or_null(minimum(seconds))}});
   return result;
 }
 
 // ---- Problems, vectors and the host reference --------------------------------------------
 
+template <class Scalar>
 struct Problem {
   std::string name;
   std::string source;  // generator description or file path
-  Matrix A;
+  Matrix<Scalar> A;
 };
 
-Matrix generate(const std::string& generator, long long n) {
-  if (generator == "laplace3d") return kelp::generators::laplace3d<Scalar>(n, n, n);
-  if (generator == "laplace3d_27pt") return kelp::generators::laplace3d_27pt<Scalar>(n, n, n);
-  if (generator == "laplace2d") return kelp::generators::laplace2d<Scalar>(n, n);
-  if (generator == "laplace2d_9pt") return kelp::generators::laplace2d_9pt<Scalar>(n, n);
+Matrix<double> generate(const std::string& generator, long long n) {
+  if (generator == "laplace3d") return kelp::generators::laplace3d<double>(n, n, n);
+  if (generator == "laplace3d_27pt") return kelp::generators::laplace3d_27pt<double>(n, n, n);
+  if (generator == "laplace2d") return kelp::generators::laplace2d<double>(n, n);
+  if (generator == "laplace2d_9pt") return kelp::generators::laplace2d_9pt<double>(n, n);
   KELP_THROW(InvalidArgument,
              "kelp-bench-spmv: unknown generator '"
                  << generator << "'; allowed: [laplace3d, laplace3d_27pt, laplace2d, laplace2d_9pt]");
 }
 
-/// Deterministic inputs in [-1, 1] that differ per row and column (no cancellation to zero).
-double input_value(std::size_t i, std::size_t j) {
-  const std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ULL ^ (j + 1) * 0xC2B2AE3D27D4EB4FULL;
-  return static_cast<double>((h >> 11) % 2000001) / 1000000.0 - 1.0;
-}
-double initial_y(std::size_t i, std::size_t j) { return 0.5 * input_value(i + 7, j + 3); }
-
-/// Column-major host copy of x (num_cols x k) and the reference y (num_rows x k) with its bound.
+/// The reference y = alpha*A*x + beta*y0 (num_rows x k, column-major) with its error bound.
+template <class Scalar>
 struct Reference {
-  std::vector<double> y;      // alpha*A*x + beta*y0
+  std::vector<Scalar> y;
   std::vector<double> scale;  // |alpha| |A| |x| + |beta| |y0|: the summation-order error bound
 };
 
-Reference compute_reference(const HostMatrix& H, int k, double alpha, double beta) {
+template <class Scalar>
+Reference<Scalar> compute_reference(const HostMatrix<Scalar>& H, int k, double alpha, double beta) {
+  using Traits = ScalarTraits<Scalar>;
   const std::size_t num_rows = H.num_rows();
-  Reference ref;
-  ref.y.assign(num_rows * k, 0.0);
+  Reference<Scalar> ref;
+  ref.y.assign(num_rows * k, Scalar(0));
   ref.scale.assign(num_rows * k, 0.0);
   const auto& row_map = H.row_map();
   const auto& entries = H.entries();
   const auto& values = H.values();
   for (int j = 0; j < k; ++j) {
     for (std::size_t i = 0; i < num_rows; ++i) {
-      double sum = 0, bound = 0;
+      Scalar sum(0);
+      double bound = 0;
       for (auto p = row_map(i); p < row_map(i + 1); ++p) {
-        const double term = values(p) * input_value(entries(p), j);
+        const Scalar term = values(p) * input_value<Scalar>(entries(p), j);
         sum += term;
-        bound += std::abs(term);
+        bound += Traits::magnitude(values(p)) * Traits::magnitude(input_value<Scalar>(entries(p), j));
       }
-      double y = alpha * sum, s = std::abs(alpha) * bound;
+      Scalar y = Scalar(alpha) * sum;
+      double s = std::abs(alpha) * bound;
       if (beta != 0) {
-        y += beta * initial_y(i, j);
-        s += std::abs(beta * initial_y(i, j));
+        y += Scalar(beta) * initial_y<Scalar>(i, j);
+        s += std::abs(beta) * Traits::magnitude(initial_y<Scalar>(i, j));
       }
       ref.y[i + j * num_rows] = y;
       ref.scale[i + j * num_rows] = s;
@@ -287,11 +362,12 @@ Reference compute_reference(const HostMatrix& H, int k, double alpha, double bet
 }
 
 /// max_i |y_i - z_i| / scale_i (NaN anywhere: infinity).
-double scaled_difference(const std::vector<double>& y, const std::vector<double>& z,
+template <class Scalar>
+double scaled_difference(const std::vector<Scalar>& y, const std::vector<Scalar>& z,
                          const std::vector<double>& scale) {
   double worst = 0;
   for (std::size_t i = 0; i < y.size(); ++i) {
-    const double diff = std::abs(y[i] - z[i]);
+    const double diff = ScalarTraits<Scalar>::magnitude(y[i] - z[i]);
     if (!(diff == diff)) return std::numeric_limits<double>::infinity();
     const double s = scale[i] > 0 ? scale[i] : std::numeric_limits<double>::min();
     worst = std::max(worst, diff / s);
@@ -302,7 +378,7 @@ double scaled_difference(const std::vector<double>& y, const std::vector<double>
 /// A (multi)vector in the layout under test with its host mirror filled by `value(i, j)`.
 template <class View>
 View make_filled(const std::string& label, std::size_t rows, int k,
-                 double (*value)(std::size_t, std::size_t)) {
+                 typename View::non_const_value_type (*value)(std::size_t, std::size_t)) {
   View v;
   if constexpr (View::rank == 1) {
     v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows);
@@ -322,10 +398,10 @@ View make_filled(const std::string& label, std::size_t rows, int k,
 }
 
 template <class View>
-std::vector<double> to_column_major(const View& v, int k) {
+std::vector<typename View::non_const_value_type> to_column_major(const View& v, int k) {
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   const std::size_t rows = v.extent(0);
-  std::vector<double> out(rows * k);
+  std::vector<typename View::non_const_value_type> out(rows * k);
   for (int j = 0; j < k; ++j) {
     for (std::size_t i = 0; i < rows; ++i) {
       if constexpr (View::rank == 1) {
@@ -341,12 +417,13 @@ std::vector<double> to_column_major(const View& v, int k) {
 // ---- Measurement -------------------------------------------------------------------------
 
 /// One implementation of one product in a group (same x, own y).
+template <class Scalar>
 struct Variant {
   std::string impl;       // "kelp" or "kokkos_kernels"
   std::string algorithm;  // Kelp's SpmvAlgorithm, or "native" for the peer
   std::function<void()> apply;                 // one product into this variant's y
   std::function<void()> reset;                 // y = NaN (beta = 0) or y0
-  std::function<std::vector<double>()> read;   // y, column-major, on the host
+  std::function<std::vector<Scalar>()> read;   // y, column-major, on the host
 };
 
 struct GroupResult {
@@ -354,19 +431,35 @@ struct GroupResult {
   bool failed = false;
 };
 
+/// Whether the peer runs for this scalar type, and if not, why.
+template <class Scalar>
+std::string peer_status() {
+#ifdef KELP_HAVE_KOKKOSKERNELS
+  if constexpr (std::is_same<Scalar, double>::value) {
+    return "compared";
+  } else {
+    return "skipped: the Kokkos Kernels peer runs for real (double) matrices only";
+  }
+#else
+  return "skipped: built without Kokkos Kernels (KELP_ENABLE_PEERS=OFF)";
+#endif
+}
+
+template <class Scalar>
 struct Context {
   const Options& options;
-  const Problem& problem;
+  const Problem<Scalar>& problem;
   const TriadResult& triad;
-  HostMatrix host;
+  HostMatrix<Scalar> host;
 };
 
-GroupResult measure_group(const Context& ctx, const std::string& op, const std::string& layout,
-                          int k, std::vector<Variant>& variants) {
+template <class Scalar>
+GroupResult measure_group(const Context<Scalar>& ctx, const std::string& op,
+                          const std::string& layout, int k, std::vector<Variant<Scalar>>& variants) {
   const Options& options = ctx.options;
-  const Matrix& A = ctx.problem.A;
+  const Matrix<Scalar>& A = ctx.problem.A;
   GroupResult result;
-  const Reference ref = compute_reference(ctx.host, k, options.alpha, options.beta);
+  const Reference<Scalar> ref = compute_reference<Scalar>(ctx.host, k, options.alpha, options.beta);
 
   for (auto& v : variants) {
     for (int w = 0; w < options.warmup; ++w) v.apply();
@@ -374,7 +467,7 @@ GroupResult measure_group(const Context& ctx, const std::string& op, const std::
   Kokkos::fence();
 
   // Verification: against the host reference, and Kelp against the peer.
-  std::vector<std::vector<double>> outputs(variants.size());
+  std::vector<std::vector<Scalar>> outputs(variants.size());
   std::vector<double> error_reference(variants.size()), error_peer(variants.size(), 0.0);
   int peer = -1;
   for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -393,20 +486,18 @@ GroupResult measure_group(const Context& ctx, const std::string& op, const std::
     valid[v] = error_reference[v] <= kTolerance && error_peer[v] <= kTolerance;
     if (!valid[v]) {
       result.failed = true;
-      JsonLine()
-          .add("bench", "spmv")
-          .add("kind", "error")
-          .add("matrix", ctx.problem.name)
-          .add("op", op)
-          .add("layout", layout)
-          .add("k", k)
-          .add("impl", variants[v].impl)
-          .add("algorithm", variants[v].algorithm)
-          .add("scaled_error_vs_reference", error_reference[v])
-          .add("scaled_difference_vs_peer", error_peer[v])
-          .add("tolerance", kTolerance)
-          .add("message", "results disagree; no time reported")
-          .print();
+      print_json_line(Json{{"bench", "spmv"},
+                           {"kind", "error"},
+                           {"matrix", ctx.problem.name},
+                           {"op", op},
+                           {"layout", layout},
+                           {"k", k},
+                           {"impl", variants[v].impl},
+                           {"algorithm", variants[v].algorithm},
+                           {"scaled_error_vs_reference", number_or_null(error_reference[v])},
+                           {"scaled_difference_vs_peer", number_or_null(error_peer[v])},
+                           {"tolerance", kTolerance},
+                           {"message", "results disagree; no time reported"}});
     }
   }
   const bool peer_valid = peer >= 0 && valid[peer];
@@ -419,10 +510,10 @@ GroupResult measure_group(const Context& ctx, const std::string& op, const std::
   if (first_valid < 0) return result;
   double probe = std::numeric_limits<double>::infinity();
   for (int r = 0; r < 3; ++r) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = kelp::bench::Clock::now();
     variants[first_valid].apply();
     Kokkos::fence();
-    probe = std::min(probe, seconds_since(start));
+    probe = std::min(probe, kelp::bench::seconds_since(start));
   }
   const long long calls = std::clamp<long long>(
       static_cast<long long>(std::ceil(options.min_sample_ms * 1e-3 / std::max(probe, 1e-9))), 1,
@@ -432,10 +523,10 @@ GroupResult measure_group(const Context& ctx, const std::string& op, const std::
   for (int r = 0; r < options.repeats; ++r) {
     for (std::size_t v = 0; v < variants.size(); ++v) {
       if (!valid[v]) continue;
-      const auto start = std::chrono::steady_clock::now();
+      const auto start = kelp::bench::Clock::now();
       for (long long c = 0; c < calls; ++c) variants[v].apply();
       Kokkos::fence();
-      samples[v].push_back(seconds_since(start) / static_cast<double>(calls));
+      samples[v].push_back(kelp::bench::seconds_since(start) / static_cast<double>(calls));
     }
   }
 
@@ -444,38 +535,45 @@ GroupResult measure_group(const Context& ctx, const std::string& op, const std::
                        (num_rows + 1) * sizeof(kelp::Offset) +
                        k * (num_cols + num_rows) * sizeof(Scalar) +
                        (options.beta != 0 ? k * num_rows * sizeof(Scalar) : 0.0);
-  const double flops = 2.0 * nnz * k;
-  const double peer_median = peer_valid ? median_of(samples[peer]) : 0.0;
+  const double flops = ScalarTraits<Scalar>::flops_per_multiply_add * nnz * k;
+  const double peer_median = peer_valid ? median(samples[peer]) : 0.0;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     if (!valid[v]) continue;
-    const double median = median_of(samples[v]);
-    const double minimum = *std::min_element(samples[v].begin(), samples[v].end());
-    const double gbs = bytes / median / 1e9;
-    JsonLine line;
-    line.add("bench", "spmv")
-        .add("kind", "measurement")
-        .add("matrix", ctx.problem.name)
-        .add("op", op)
-        .add("layout", layout)
-        .add("k", k)
-        .add("impl", variants[v].impl)
-        .add("algorithm", variants[v].algorithm)
-        .add("repeats", options.repeats)
-        .add("calls_per_sample", calls)
-        .add("median_s", median)
-        .add("min_s", minimum)
-        .add("bytes", bytes)
-        .add("gbytes_per_s", gbs)
-        .add("gbytes_per_s_best", bytes / minimum / 1e9)
-        .add("gflops_per_s", flops / median / 1e9)
-        .add("fraction_of_triad", gbs / ctx.triad.median_gbs)
-        .add("scaled_error_vs_reference", error_reference[v]);
-    if (variants[v].impl == "kelp" && peer_valid) {
-      const double ratio = peer_median / median;
-      line.add("kelp_over_peer", ratio).add("scaled_difference_vs_peer", error_peer[v]);
-      result.kelp_over_peer[variants[v].algorithm] = ratio;
+    const double time = median(samples[v]);
+    const double best = minimum(samples[v]);
+    const double gbs = bytes / time / 1e9;
+    Json line{{"bench", "spmv"},
+              {"kind", "measurement"},
+              {"matrix", ctx.problem.name},
+              {"scalar", ScalarTraits<Scalar>::name()},
+              {"num_rows", static_cast<long long>(A.num_rows())},
+              {"num_cols", static_cast<long long>(A.num_cols())},
+              {"op", op},
+              {"layout", layout},
+              {"k", k},
+              {"impl", variants[v].impl},
+              {"algorithm", variants[v].algorithm},
+              {"repeats", options.repeats},
+              {"calls_per_sample", calls},
+              {"median_s", number_or_null(time)},
+              {"min_s", number_or_null(best)},
+              {"bytes", bytes},
+              {"gbytes_per_s", number_or_null(gbs)},
+              {"gbytes_per_s_best", number_or_null(bytes / best / 1e9)},
+              {"gflops_per_s", number_or_null(flops / time / 1e9)},
+              {"fraction_of_triad", number_or_null(gbs / ctx.triad.median_gbs)},
+              {"scaled_error_vs_reference", number_or_null(error_reference[v])}};
+    if (variants[v].impl == "kelp") {
+      if (peer_valid) {
+        const double ratio = peer_median / time;
+        line["kelp_over_peer"] = number_or_null(ratio);
+        line["scaled_difference_vs_peer"] = number_or_null(error_peer[v]);
+        result.kelp_over_peer[variants[v].algorithm] = ratio;
+      } else {
+        line["peer_status"] = peer >= 0 ? "failed verification" : peer_status<Scalar>();
+      }
     }
-    line.print();
+    print_json_line(line);
   }
   return result;
 }
@@ -490,53 +588,56 @@ kelp::kernels::SpmvAlgorithm parse_algorithm(const std::string& name) {
 }
 
 /// Kelp variants (one per algorithm) and, when available, the peer, for x and y of type View.
-template <class View>
-std::vector<Variant> make_variants(const Context& ctx, const std::vector<std::string>& algorithms,
-                                   const View& x, int k, bool with_peer) {
+template <class Scalar, class View>
+std::vector<Variant<Scalar>> make_variants(const Context<Scalar>& ctx,
+                                           const std::vector<std::string>& algorithms,
+                                           const View& x, int k) {
   const Options& options = ctx.options;
-  const Matrix& A = ctx.problem.A;
-  const double alpha = options.alpha, beta = options.beta;
-  std::vector<Variant> variants;
+  const Matrix<Scalar>& A = ctx.problem.A;
+  const Scalar alpha(options.alpha), beta(options.beta);
+  const bool beta_zero = options.beta == 0;
+  std::vector<Variant<Scalar>> variants;
   const auto add = [&](const std::string& impl, const std::string& algorithm,
                        std::function<void(const View&)> product) {
     auto y = std::make_shared<View>(make_filled<View>("y_" + impl + "_" + algorithm,
-                                                      A.num_rows(), k, initial_y));
-    Variant v;
+                                                      A.num_rows(), k, initial_y<Scalar>));
+    Variant<Scalar> v;
     v.impl = impl;
     v.algorithm = algorithm;
     v.apply = [y, product] { product(*y); };
-    v.reset = [y, beta, k] {
-      if (beta == 0) {
-        Kokkos::deep_copy(*y, std::numeric_limits<double>::quiet_NaN());
+    v.reset = [y, beta_zero, k] {
+      if (beta_zero) {
+        Kokkos::deep_copy(*y, ScalarTraits<Scalar>::nan());
       } else {
-        Kokkos::deep_copy(*y, make_filled<View>("y0", y->extent(0), k, initial_y));
+        Kokkos::deep_copy(*y, make_filled<View>("y0", y->extent(0), k, initial_y<Scalar>));
       }
     };
     v.read = [y, k] { return to_column_major(*y, k); };
     variants.push_back(std::move(v));
   };
   for (const std::string& name : algorithms) {
-    auto handle = std::make_shared<kelp::kernels::SpmvHandle<Matrix>>(parse_algorithm(name));
+    auto handle = std::make_shared<kelp::kernels::SpmvHandle<Matrix<Scalar>>>(parse_algorithm(name));
     add("kelp", name, [handle, A, x, alpha, beta](const View& y) {
       kelp::kernels::spmv(*handle, kelp::kernels::SpmvMode::no_transpose, alpha, A, x, beta, y);
     });
   }
 #ifdef KELP_HAVE_KOKKOSKERNELS
-  if (with_peer) {
+  if constexpr (std::is_same<Scalar, double>::value) {
+    using PeerMatrix = KokkosSparse::CrsMatrix<double, kelp::Ordinal, Device, void, kelp::Offset>;
     const PeerMatrix P("A", A.num_rows(), A.num_cols(), A.nnz(), A.values(), A.row_map(), A.entries());
     add("kokkos_kernels", "native",
         [P, x, alpha, beta](const View& y) { KokkosSparse::spmv("N", alpha, P, x, beta, y); });
   }
-#else
-  (void)with_peer;
 #endif
   return variants;
 }
 
 /// Runs every configured group on one matrix; returns the SpMV (k = 1, rank-1) ratios.
-GroupResult run_problem(const Options& options, const Problem& problem, const TriadResult& triad) {
-  const Matrix& A = problem.A;
-  Context ctx{options, problem, triad, kelp::to_host(A)};
+template <class Scalar>
+GroupResult run_problem(const Options& options, const Problem<Scalar>& problem,
+                        const TriadResult& triad) {
+  const Matrix<Scalar>& A = problem.A;
+  Context<Scalar> ctx{options, problem, triad, kelp::to_host(A)};
   long long max_row = 0;
   for (kelp::Ordinal i = 0; i < A.num_rows(); ++i) {
     max_row = std::max<long long>(max_row, ctx.host.row_map()(i + 1) - ctx.host.row_map()(i));
@@ -546,53 +647,49 @@ GroupResult run_problem(const Options& options, const Problem& problem, const Tr
 #else
   const std::string peer = "none";
 #endif
-  std::vector<std::string> vectors;
-  for (int k : options.vectors) vectors.push_back(std::to_string(k));
-  JsonLine()
-      .add("bench", "spmv")
-      .add("kind", "config")
-      .add("matrix", problem.name)
-      .add("source", problem.source)
-      .add("num_rows", static_cast<long long>(A.num_rows()))
-      .add("num_cols", static_cast<long long>(A.num_cols()))
-      .add("nnz", static_cast<long long>(A.nnz()))
-      .add("mean_row_nnz", A.num_rows() > 0 ? double(A.nnz()) / A.num_rows() : 0.0)
-      .add("max_row_nnz", max_row)
-      .add("scalar", "double")
-      .add("ordinal_bytes", static_cast<int>(sizeof(kelp::Ordinal)))
-      .add("offset_bytes", static_cast<int>(sizeof(kelp::Offset)))
-      .add("execution_space", Exec::name())
-      .add("threads", Exec().concurrency())
-      .add("repeats", options.repeats)
-      .add("warmup", options.warmup)
-      .add("min_sample_ms", options.min_sample_ms)
-      .add("alpha", options.alpha)
-      .add("beta", options.beta)
-      .add("spmv", options.spmv)
-      .add_list("algorithms", options.algorithms)
-      .raw("vectors", "[" + [&] {
-        std::string s;
-        for (std::size_t i = 0; i < vectors.size(); ++i) s += (i ? "," : "") + vectors[i];
-        return s;
-      }() + "]")
-      .add_list("layouts", options.layouts)
-      .add("triad_array_mb", options.triad_mb)
-      .add("triad_gbytes_per_s", triad.median_gbs)
-      .add("peer", peer)
-      .add("cpu", cpu_model())
-      .add("compiler", __VERSION__)
+  print_json_line(Json{
+      {"bench", "spmv"},
+      {"kind", "config"},
+      {"matrix", problem.name},
+      {"source", problem.source},
+      {"num_rows", static_cast<long long>(A.num_rows())},
+      {"num_cols", static_cast<long long>(A.num_cols())},
+      {"square", A.num_rows() == A.num_cols()},
+      {"nnz", static_cast<long long>(A.nnz())},
+      {"mean_row_nnz", A.num_rows() > 0 ? double(A.nnz()) / A.num_rows() : 0.0},
+      {"max_row_nnz", max_row},
+      {"scalar", ScalarTraits<Scalar>::name()},
+      {"ordinal_bytes", static_cast<int>(sizeof(kelp::Ordinal))},
+      {"offset_bytes", static_cast<int>(sizeof(kelp::Offset))},
+      {"execution_space", Exec::name()},
+      {"threads", Kokkos::DefaultExecutionSpace().concurrency()},
+      {"host_threads", Kokkos::DefaultHostExecutionSpace().concurrency()},
+      {"cpu", kelp::bench::cpu_model()},
+      {"repeats", options.repeats},
+      {"warmup", options.warmup},
+      {"min_sample_ms", options.min_sample_ms},
+      {"alpha", options.alpha},
+      {"beta", options.beta},
+      {"spmv", options.spmv},
+      {"algorithms", options.algorithms},
+      {"vectors", options.vectors},
+      {"layouts", options.layouts},
+      {"triad_gbytes_per_s", number_or_null(triad.median_gbs)},
+      {"peer", peer},
+      {"peer_status", peer_status<Scalar>()},
+      {"compiler", __VERSION__},
 #ifdef NDEBUG
-      .add("ndebug", true)
+      {"ndebug", true},
 #else
-      .add("ndebug", false)
+      {"ndebug", false},
 #endif
-      .print();
+  });
 
   GroupResult spmv_result;
   if (options.spmv) {
     using Vector = kelp::VectorView<Scalar, Device>;
-    const auto x = make_filled<Vector>("x", A.num_cols(), 1, input_value);
-    auto variants = make_variants<Vector>(ctx, options.algorithms, x, 1, true);
+    const auto x = make_filled<Vector>("x", A.num_cols(), 1, input_value<Scalar>);
+    auto variants = make_variants<Scalar, Vector>(ctx, options.algorithms, x, 1);
     spmv_result = measure_group(ctx, "spmv", "vector", 1, variants);
   }
   const std::vector<std::string> spmmv_algorithms = {"automatic"};
@@ -601,13 +698,13 @@ GroupResult run_problem(const Options& options, const Problem& problem, const Tr
       GroupResult r;
       if (layout == "left") {
         using View = kelp::MultiVectorView<Scalar, Kokkos::LayoutLeft, Device>;
-        const auto x = make_filled<View>("x", A.num_cols(), k, input_value);
-        auto variants = make_variants<View>(ctx, spmmv_algorithms, x, k, true);
+        const auto x = make_filled<View>("x", A.num_cols(), k, input_value<Scalar>);
+        auto variants = make_variants<Scalar, View>(ctx, spmmv_algorithms, x, k);
         r = measure_group(ctx, "spmmv", layout, k, variants);
       } else {
         using View = kelp::MultiVectorView<Scalar, Kokkos::LayoutRight, Device>;
-        const auto x = make_filled<View>("x", A.num_cols(), k, input_value);
-        auto variants = make_variants<View>(ctx, spmmv_algorithms, x, k, true);
+        const auto x = make_filled<View>("x", A.num_cols(), k, input_value<Scalar>);
+        auto variants = make_variants<Scalar, View>(ctx, spmmv_algorithms, x, k);
         r = measure_group(ctx, "spmmv", layout, k, variants);
       }
       spmv_result.failed = spmv_result.failed || r.failed;
@@ -629,7 +726,19 @@ std::string matrix_name(const fs::path& path) {
   return name;
 }
 
-/// Square real, integer or pattern matrices of dir, sorted by name (others are skipped, noted).
+/// Reads a Matrix Market file (complex as complex<double>, everything else as double) and runs it.
+GroupResult run_file(const Options& options, const std::string& path, const TriadResult& triad) {
+  const auto info = kelp::io::read_matrix_market_info(path);
+  if (info.field == kelp::io::MatrixMarketField::complex) {
+    const Problem<Complex> problem{matrix_name(path), path,
+                                   kelp::io::read_matrix_market<Complex>(path)};
+    return run_problem(options, problem, triad);
+  }
+  const Problem<double> problem{matrix_name(path), path, kelp::io::read_matrix_market<double>(path)};
+  return run_problem(options, problem, triad);
+}
+
+/// Every *.mtx and *.mtx.gz file of dir, sorted by name.
 std::vector<fs::path> shared_matrices(const std::string& dir) {
   KELP_REQUIRE(fs::is_directory(dir), InvalidArgument,
                "kelp-bench-spmv: --all-shared: '" << dir << "' is not a folder");
@@ -644,23 +753,7 @@ std::vector<fs::path> shared_matrices(const std::string& dir) {
     }
   }
   std::sort(files.begin(), files.end());
-  std::vector<fs::path> kept;
-  for (const auto& file : files) {
-    const auto info = kelp::io::read_matrix_market_info(file.string());
-    const bool square = info.num_rows == info.num_cols;
-    const bool real = info.field != kelp::io::MatrixMarketField::complex;
-    if (square && real) {
-      kept.push_back(file);
-    } else {
-      JsonLine()
-          .add("bench", "spmv")
-          .add("kind", "skipped")
-          .add("matrix", matrix_name(file))
-          .add("reason", !real ? "complex field" : "not square")
-          .print();
-    }
-  }
-  return kept;
+  return files;
 }
 
 std::vector<int> parse_int_list(const std::string& text) {
@@ -691,62 +784,82 @@ std::vector<std::string> parse_list(const std::string& text, const std::vector<s
   return values;
 }
 
+constexpr int kExitVerificationFailed = 1;
+constexpr int kExitBadInput = 2;
+
 int run(const Options& options) {
   const TriadResult triad = measure_triad(options);
-  bool failed = false;
   if (!options.all_shared) {
-    Problem problem;
+    GroupResult result;
     if (!options.matrix_file.empty()) {
-      problem = {matrix_name(options.matrix_file), options.matrix_file,
-                 kelp::io::read_matrix_market<Scalar>(options.matrix_file)};
+      result = run_file(options, options.matrix_file, triad);
     } else {
-      problem = {options.generator + "_" + std::to_string(options.n),
-                 options.generator + " n=" + std::to_string(options.n),
-                 generate(options.generator, options.n)};
+      const Problem<double> problem{options.generator + "_" + std::to_string(options.n),
+                                    options.generator + " n=" + std::to_string(options.n),
+                                    generate(options.generator, options.n)};
+      result = run_problem(options, problem, triad);
     }
-    failed = run_problem(options, problem, triad).failed;
-    return failed ? 1 : 0;
+    return result.failed ? kExitVerificationFailed : 0;
   }
 
+  bool failed = false;
+  int file_errors = 0;
   std::map<std::string, std::vector<double>> ratios;  // by Kelp algorithm, over the set
-  std::vector<std::string> names;
-  const auto record = [&](const Problem& problem) {
-    const GroupResult r = run_problem(options, problem, triad);
+  int matrices = 0;
+  const auto record = [&](const GroupResult& r) {
     failed = failed || r.failed;
     for (const auto& [algorithm, ratio] : r.kelp_over_peer) ratios[algorithm].push_back(ratio);
-    names.push_back(problem.name);
+    ++matrices;
   };
+  // One unreadable or failing file is reported and the others still run.
   for (const auto& file : shared_matrices(options.shared_dir)) {
-    record({matrix_name(file), file.string(), kelp::io::read_matrix_market<Scalar>(file.string())});
+    try {
+      record(run_file(options, file.string(), triad));
+    } catch (const std::exception& e) {
+      ++file_errors;
+      print_json_line(Json{{"bench", "spmv"},
+                           {"kind", "error"},
+                           {"file", file.string()},
+                           {"matrix", matrix_name(file)},
+                           {"message", e.what()}});
+    }
   }
-  const std::vector<std::pair<std::string, int>> generated = {
-      {"laplace3d", 100}, {"laplace2d", 1000}, {"laplace3d_27pt", 50}};
-  for (const auto& [generator, n] : generated) {
-    record({generator + "_" + std::to_string(n), generator + " n=" + std::to_string(n),
-            generate(generator, n)});
+  if (options.generated) {
+    const std::vector<std::pair<std::string, int>> generated = {
+        {"laplace3d", 100}, {"laplace2d", 1000}, {"laplace3d_27pt", 50}};
+    for (const auto& [generator, n] : generated) {
+      const Problem<double> problem{generator + "_" + std::to_string(n),
+                                    generator + " n=" + std::to_string(n), generate(generator, n)};
+      record(run_problem(options, problem, triad));
+    }
   }
-  JsonLine line;
-  line.add("bench", "spmv").add("kind", "summary").add("op", "spmv").add("matrices", static_cast<int>(names.size()));
+  Json line{{"bench", "spmv"}, {"kind", "summary"}, {"op", "spmv"}, {"matrices", matrices}};
   for (const auto& [algorithm, values] : ratios) {
     double log_sum = 0;
     for (double v : values) log_sum += std::log(v);
-    line.add("median_kelp_over_peer_" + algorithm, median_of(values))
-        .add("min_kelp_over_peer_" + algorithm, *std::min_element(values.begin(), values.end()))
-        .add("max_kelp_over_peer_" + algorithm, *std::max_element(values.begin(), values.end()))
-        .add("geomean_kelp_over_peer_" + algorithm, std::exp(log_sum / values.size()))
-        .add("count_" + algorithm, static_cast<int>(values.size()));
+    line["median_kelp_over_peer_" + algorithm] = number_or_null(median(values));
+    line["min_kelp_over_peer_" + algorithm] = number_or_null(minimum(values));
+    line["max_kelp_over_peer_" + algorithm] =
+        number_or_null(*std::max_element(values.begin(), values.end()));
+    line["geomean_kelp_over_peer_" + algorithm] =
+        number_or_null(std::exp(log_sum / static_cast<double>(values.size())));
+    line["count_" + algorithm] = static_cast<int>(values.size());
   }
-  line.add("verification_failed", failed).print();
-  return failed ? 1 : 0;
+  line["file_errors"] = file_errors;
+  line["verification_failed"] = failed;
+  print_json_line(line);
+  if (failed) return kExitVerificationFailed;
+  return file_errors > 0 ? kExitBadInput : 0;
 }
 
 const char* kUsage =
     "usage: kelp-bench-spmv [--generator laplace3d|laplace3d_27pt|laplace2d|laplace2d_9pt] [--n 100]\n"
-    "                       [--matrix FILE.mtx[.gz]] [--all-shared [DIR]]\n"
+    "                       [--matrix FILE.mtx[.gz]] [--all-shared [DIR]] [--no-generated]\n"
     "                       [--repeats 20] [--warmup 3] [--min-sample-ms 20]\n"
     "                       [--vectors 1,4,8,16,32|none] [--layouts left,right|none]\n"
     "                       [--algorithms row_parallel,merge_path,automatic] [--no-spmv]\n"
-    "                       [--beta 0] [--triad-mb 80] [--triad-repeats 20]\n";
+    "                       [--beta 0] [--triad-mb MB|auto] [--triad-repeats 20]\n"
+    "exit: 0 ok, 1 a verification failed, 2 bad command line or a matrix file failed\n";
 
 }  // namespace
 
@@ -771,6 +884,8 @@ int main(int argc, char** argv) {
       } else if (arg == "--all-shared") {
         options.all_shared = true;
         if (has_value && std::string(argv[i + 1]).rfind("--", 0) != 0) options.shared_dir = argv[++i];
+      } else if (arg == "--no-generated") {
+        options.generated = false;
       } else if (arg == "--repeats") {
         options.repeats = std::max(1, std::stoi(value()));
       } else if (arg == "--warmup") {
@@ -789,17 +904,29 @@ int main(int argc, char** argv) {
       } else if (arg == "--beta") {
         options.beta = std::stod(value());
       } else if (arg == "--triad-mb") {
-        options.triad_mb = std::max(1.0, std::stod(value()));
+        const std::string mb = value();
+        options.triad_mb = mb == "auto" ? 0.0 : std::max(1.0, std::stod(mb));
       } else if (arg == "--triad-repeats") {
         options.triad_repeats = std::max(1, std::stoi(value()));
+      } else if (arg == "--help" || arg == "-h") {
+        std::cout << kUsage;
+        return 0;
       } else {
-        std::cerr << kUsage;
-        return arg == "--help" ? 0 : 2;
+        std::cerr << "kelp-bench-spmv: unknown option '" << arg << "'\n" << kUsage;
+        return kExitBadInput;
       }
     }
-    return run(options);
   } catch (const std::exception& e) {
-    JsonLine().add("bench", "spmv").add("kind", "error").add("message", e.what()).print();
+    std::cerr << "kelp-bench-spmv: " << e.what() << "\n" << kUsage;
+    return kExitBadInput;
+  }
+  try {
+    return run(options);
+  } catch (const kelp::Error& e) {
+    print_json_line(Json{{"bench", "spmv"}, {"kind", "error"}, {"message", e.what()}});
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    print_json_line(Json{{"bench", "spmv"}, {"kind", "error"}, {"message", e.what()}});
     return 1;
   }
 }

@@ -1,0 +1,179 @@
+// kelp-bench-spmv end to end on a scratch folder: one unreadable matrix file is reported as a JSON
+// error line and the others are still benchmarked (square, rectangular, complex), with a
+// non-zero exit at the end. Tiny matrices and one repeat: this checks behaviour, not speed.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test/support/temp_dir.hpp"
+
+namespace kelp {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::TempDir;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct BenchOutcome {
+  int exit_code = -1;
+  std::vector<json> lines;  // stdout, one JSON object per line
+  std::string err;
+};
+
+/// Runs kelp-bench-spmv with `args`; every stdout line must be valid JSON.
+BenchOutcome run_bench(const std::vector<std::string>& args) {
+  const char* dir = std::getenv("KELP_BINARY_DIR");
+  const std::string binary = std::string(dir ? dir : KELP_BINARY_DIR) + "/apps/bench/kelp-bench-spmv";
+  BenchOutcome outcome;
+  if (!fs::exists(binary)) {
+    ADD_FAILURE() << binary << " does not exist; build the kelp-bench-spmv target first";
+    return outcome;
+  }
+  TempDir streams("streams");
+  std::string command = shell_quote(binary);
+  for (const auto& arg : args) command += " " + shell_quote(arg);
+  command += " >" + shell_quote(streams.file("out")) + " 2>" + shell_quote(streams.file("err"));
+  const int status = std::system(command.c_str());
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  outcome.err = read_text(streams.file("err"));
+  std::istringstream out(read_text(streams.file("out")));
+  std::string line;
+  while (std::getline(out, line)) {
+    try {
+      outcome.lines.push_back(json::parse(line));
+    } catch (const json::exception& e) {
+      ADD_FAILURE() << "not a JSON line: " << line << " (" << e.what() << ")";
+    }
+  }
+  return outcome;
+}
+
+/// The lines of one kind (and, if given, one matrix).
+std::vector<json> lines_of(const BenchOutcome& outcome, const std::string& kind,
+                           const std::string& matrix = "") {
+  std::vector<json> found;
+  for (const auto& line : outcome.lines) {
+    if (line.value("kind", "") == kind && (matrix.empty() || line.value("matrix", "") == matrix)) {
+      found.push_back(line);
+    }
+  }
+  return found;
+}
+
+/// The quickest run over `dir`: no generated matrices, one algorithm, one repeat, 1 MB triad.
+std::vector<std::string> quick_all_shared(const std::string& dir) {
+  return {"--all-shared", dir, "--no-generated", "--repeats", "1", "--warmup", "0",
+          "--min-sample-ms", "0", "--vectors", "2", "--layouts", "left",
+          "--algorithms", "automatic", "--triad-mb", "1", "--triad-repeats", "1"};
+}
+
+TEST(BenchSpmv, AllSharedReportsABrokenFileAndRunsTheOthers) {
+  TempDir dir;
+  dir.write("a_square.mtx",
+            "%%MatrixMarket matrix coordinate real general\n"
+            "3 3 4\n1 1 2.0\n2 2 3.0\n3 1 1.0\n3 3 4.0\n");
+  const std::string broken = dir.write("b_broken.mtx",
+                                       "%%MatrixMarket matrix coordinate real general\n"
+                                       "2 2 1\n1 x 1.0\n");
+  dir.write("c_rectangular.mtx",
+            "%%MatrixMarket matrix coordinate real general\n"
+            "2 3 3\n1 1 1.0\n1 3 2.0\n2 2 -1.0\n");
+  dir.write("d_complex.mtx",
+            "%%MatrixMarket matrix coordinate complex hermitian\n"
+            "2 2 2\n1 1 2.0 0.0\n2 1 1.0 -1.0\n");
+  dir.write("notes.txt", "not a matrix: ignored\n");
+
+  const auto outcome = run_bench(quick_all_shared(dir.path().string()));
+
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  const auto errors = lines_of(outcome, "error");
+  ASSERT_EQ(errors.size(), 1u) << outcome.err;
+  EXPECT_EQ(errors[0]["bench"], "spmv");
+  EXPECT_EQ(errors[0]["file"], broken);
+  EXPECT_EQ(errors[0]["matrix"], "b_broken");
+  EXPECT_NE(errors[0]["message"].get<std::string>().find(broken + ":3:"), std::string::npos)
+      << errors[0];
+  // The files after the broken one still ran: spmv and spmmv (left, k = 2) per matrix.
+  const std::map<std::string, std::vector<long long>> expected = {
+      {"a_square", {3, 3}}, {"c_rectangular", {2, 3}}, {"d_complex", {2, 2}}};
+  for (const auto& [matrix, shape] : expected) {
+    SCOPED_TRACE(matrix);
+    const auto config = lines_of(outcome, "config", matrix);
+    ASSERT_EQ(config.size(), 1u);
+    EXPECT_EQ(config[0]["num_rows"], shape[0]);
+    EXPECT_EQ(config[0]["num_cols"], shape[1]);
+    EXPECT_EQ(config[0]["scalar"], matrix == "d_complex" ? "complex<double>" : "double");
+    const auto measurements = lines_of(outcome, "measurement", matrix);
+    ASSERT_EQ(measurements.size(), 2u);
+    EXPECT_EQ(measurements[0]["op"], "spmv");
+    EXPECT_EQ(measurements[1]["op"], "spmmv");
+    EXPECT_EQ(measurements[1]["k"], 2);
+    for (const auto& m : measurements) {
+      EXPECT_EQ(m["scaled_error_vs_reference"], 0.0) << m;  // tiny sums are exact
+      EXPECT_GT(m["median_s"].get<double>(), 0.0) << m;
+    }
+  }
+  const auto summary = lines_of(outcome, "summary");
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0]["matrices"], 3);
+  EXPECT_EQ(summary[0]["file_errors"], 1);
+  EXPECT_EQ(summary[0]["verification_failed"], false);
+}
+
+TEST(BenchSpmv, HeaderLinesRecordThreadsExecutionSpaceCpuAndTriadSize) {
+  TempDir dir;
+  dir.write("a_square.mtx",
+            "%%MatrixMarket matrix coordinate real general\n"
+            "3 3 4\n1 1 2.0\n2 2 3.0\n3 1 1.0\n3 3 4.0\n");
+
+  const auto outcome = run_bench(quick_all_shared(dir.path().string()));
+
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto triad = lines_of(outcome, "triad");
+  ASSERT_EQ(triad.size(), 1u);
+  EXPECT_EQ(triad[0]["array_mb"], 1.0);
+  EXPECT_EQ(triad[0]["array_mb_auto"], false);
+  EXPECT_GT(triad[0]["median_gbytes_per_s"].get<double>(), 0.0);
+  const auto config = lines_of(outcome, "config", "a_square");
+  ASSERT_EQ(config.size(), 1u);
+  EXPECT_GE(config[0]["threads"].get<int>(), 1);
+  EXPECT_EQ(config[0]["threads"], triad[0]["threads"]);  // the triad runs on the SpMV's threads
+  EXPECT_EQ(config[0]["execution_space"], triad[0]["execution_space"]);
+  EXPECT_FALSE(config[0]["execution_space"].get<std::string>().empty());
+  EXPECT_FALSE(config[0]["cpu"].get<std::string>().empty());
+  EXPECT_TRUE(config[0]["peer_status"].is_string());
+}
+
+TEST(BenchSpmv, BadCommandLineExitsWith2) {
+  const auto unknown = run_bench({"--frobnicate"});
+  const auto missing = run_bench({"--repeats"});
+
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("unknown option '--frobnicate'"), std::string::npos) << unknown.err;
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--repeats needs a value"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace kelp
