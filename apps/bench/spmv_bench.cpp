@@ -210,7 +210,7 @@ std::pair<long long, std::string> last_level_cache_bytes() {
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     cudaDeviceProp properties;
-    if (cudaGetDeviceProperties(&properties, Exec().cuda_device()) == cudaSuccess) {
+    if (cudaGetDeviceProperties(&properties, Kokkos::Cuda().cuda_device()) == cudaSuccess) {
       return {static_cast<long long>(properties.l2CacheSize), "cuda l2CacheSize"};
     }
     return {0, "unknown"};
