@@ -16,6 +16,8 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -219,7 +221,9 @@ class LineReader {
     }
     gzbuffer(file_, zlib_buffer_size);
     struct stat status {};
-    if (::stat(path.c_str(), &status) == 0) bytes_on_disk_ = status.st_size;
+    if (::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
+      bytes_on_disk_ = status.st_size;
+    }
     // Uninitialized: large allocations come as untouched pages, so small files pay nothing.
     buffer_.reset(new char[block_size]);
     capacity_ = block_size;
@@ -275,7 +279,11 @@ class LineReader {
   }
 
   std::int64_t line() const { return line_; }
+  /// Size of the file on disk; -1 when unknown (not a regular file: a pipe, a device).
   std::int64_t bytes_on_disk() const { return bytes_on_disk_; }
+  /// True for gzip input (known once the first block has been read).
+  bool compressed() const { return gzdirect(file_) == 0; }
+  const std::string& path() const { return path_; }
 
   [[noreturn]] void fail(std::int64_t line, const std::string& what) const {
     throw FileError(path_ + ":" + std::to_string(line) + ": " + what, function_, __FILE__,
@@ -347,7 +355,7 @@ class LineReader {
   bool at_eof_ = false;
   std::int64_t line_ = 0;
   std::int64_t total_bytes_ = 0;
-  std::int64_t bytes_on_disk_ = 0;
+  std::int64_t bytes_on_disk_ = -1;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -356,6 +364,59 @@ class LineReader {
 constexpr const char* banner_usage =
     "'%%MatrixMarket matrix <coordinate|array> <real|integer|complex|pattern> "
     "<general|symmetric|skew-symmetric|hermitian>'";
+
+/// Largest deflate expansion: 1032 bytes of output per byte of compressed input (zlib's
+/// technical details: a long run of one byte compresses about 1032:1, never better).
+constexpr std::int64_t max_deflate_ratio = 1032;
+
+/// The shortest line an entry (coordinate) or a value (array) of `field` can take, and that line.
+std::pair<std::int64_t, const char*> shortest_entry(MatrixMarketFormat format,
+                                                    MatrixMarketField field) {
+  const bool coordinate = format == MatrixMarketFormat::coordinate;
+  switch (field) {
+    case MatrixMarketField::pattern: return {4, "'1 1'"};
+    case MatrixMarketField::complex:
+      return coordinate ? std::make_pair(std::int64_t(8), "'1 1 0 0'")
+                        : std::make_pair(std::int64_t(4), "'0 0'");
+    default:
+      return coordinate ? std::make_pair(std::int64_t(6), "'1 1 0'")
+                        : std::make_pair(std::int64_t(2), "'0'");
+  }
+}
+
+/// Rejects a size line that declares more entries than the file could possibly hold, before
+/// anything is sized by it: a plain file holds at most bytes / (shortest entry line) entries; a
+/// gzip file at most 1032 times that (deflate's largest expansion). Skipped when the size of the
+/// input is unknown (not a regular file); the parsers then cap their reservations and grow.
+void require_room_for_declared_entries(const LineReader& in, const MatrixMarketInfo& info) {
+  const std::int64_t bytes = in.bytes_on_disk();
+  if (bytes < 0 || info.num_stored_entries == 0) return;
+  const bool compressed = in.compressed();
+  const std::int64_t max_text = !compressed ? bytes
+                                : bytes > std::numeric_limits<std::int64_t>::max() / max_deflate_ratio
+                                    ? std::numeric_limits<std::int64_t>::max()
+                                    : bytes * max_deflate_ratio;
+  const auto [min_line, example] = shortest_entry(info.format, info.field);
+  // +1: the last line may lack its line break.
+  const std::int64_t max_entries = max_text / min_line + 1;
+  if (info.num_stored_entries <= max_entries) return;
+  const bool coordinate = info.format == MatrixMarketFormat::coordinate;
+  const std::string what = coordinate ? "entries" : "values";
+  std::string declared = "the size line declares " + std::to_string(info.num_rows) + " x " +
+                         std::to_string(info.num_cols);
+  declared += coordinate ? " with " + std::to_string(info.num_stored_entries) + " entries"
+                         : " (" + std::to_string(info.num_stored_entries) + " stored values)";
+  const std::string room =
+      compressed ? "the gzip file of " + std::to_string(bytes) + " bytes expands to at most " +
+                       std::to_string(max_text) + " bytes of text (deflate expands at most " +
+                       std::to_string(max_deflate_ratio) + "-fold)"
+                 : "the file has only " + std::to_string(bytes) + " bytes";
+  in.fail(info.size_line, declared + ", but " + room + " and a " + to_string(info.field) + " " +
+                              (coordinate ? "entry" : "value") + " takes at least " +
+                              std::to_string(min_line) + " bytes (" + example +
+                              " and a line break): at most " + std::to_string(max_entries) +
+                              " " + what + " fit; wrong size line?");
+}
 
 MatrixMarketInfo parse_header(LineReader& in) {
   const char* begin;
@@ -486,12 +547,23 @@ MatrixMarketInfo parse_header(LineReader& in) {
         break;
     }
   }
+  require_room_for_declared_entries(in, info);
   return info;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Entries. The loops below walk whole blocks of lines (LineReader::next_chunk) and parse in
 // place; a line's end is found only when a message needs to quote it.
+
+/// Throws for a value that parsed as nan or inf: such values would only poison the solve much
+/// later, far from the line that holds them.
+template <class Fail>
+[[noreturn]] void fail_non_finite(const char* token, const char* token_end, const char* part,
+                                  const Fail& fail) {
+  fail(std::string("non-finite value ") + quoted(token, token_end) + part +
+       "; Kelp reads only finite numbers (nan and inf are not allowed)");
+  std::abort();  // not reached: fail throws
+}
 
 /// Reads the value(s) of one entry at p, shared by the coordinate and the array parser.
 /// `fail(what)` throws with the entry's position prefixed.
@@ -511,19 +583,23 @@ inline void parse_values(const char*& p, const char* end, double& real, double& 
       }
       real = static_cast<double>(integer);
     } else {
+      constexpr const char* real_part = Field == MatrixMarketField::complex ? " (real part)" : "";
+      const char* token = p;
       if (!parse_real(p, end, real)) {
-        fail(std::string("expected a real number") +
-             (Field == MatrixMarketField::complex ? " (real part)" : "") + ", found " +
+        fail(std::string("expected a real number") + real_part + ", found " +
              quoted(p, token_end(p)));
       }
+      if (!std::isfinite(real)) fail_non_finite(token, p, real_part, fail);
       if constexpr (Field == MatrixMarketField::complex) {
         p = skip_blanks(p);
         if (at_line_end(p)) {
           fail("missing imaginary part (field is complex: expected 'real imag')");
         }
+        token = p;
         if (!parse_real(p, end, imag)) {
           fail("expected a real number (imaginary part), found " + quoted(p, token_end(p)));
         }
+        if (!std::isfinite(imag)) fail_non_finite(token, p, " (imaginary part)", fail);
       }
     }
   }
@@ -801,6 +877,82 @@ MatrixMarketCoo parse_coordinate_file(LineReader& in, const MatrixMarketInfo& in
   return coo;
 }
 
+/// Physical memory of this machine in bytes; -1 when unknown.
+std::int64_t physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return -1;
+  return static_cast<std::int64_t>(pages) * static_cast<std::int64_t>(page_size);
+}
+
+std::string gigabytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+  return text;
+}
+
+std::string declared_matrix(const MatrixMarketInfo& info) {
+  std::string text = "a " + std::to_string(info.num_rows) + " x " + std::to_string(info.num_cols) +
+                     " matrix";
+  if (info.format == MatrixMarketFormat::coordinate) {
+    text += " with " + std::to_string(info.num_stored_entries) + " entries";
+  }
+  return text;
+}
+
+[[noreturn]] void fail_not_supported(const LineReader& in, std::int64_t line,
+                                     const std::string& what, const char* function) {
+  throw NotSupported(in.path() + ":" + std::to_string(line) + ": " + what, function, __FILE__,
+                     __LINE__);
+}
+
+/// Checks the size line against what the caller can hold (index types, memory for the rows),
+/// before anything is sized by it.
+void require_capacity(const LineReader& in, const MatrixMarketInfo& info,
+                      const impl::MatrixMarketCapacity& capacity) {
+  const std::string declares = "the size line declares " + declared_matrix(info);
+  if (info.num_rows > capacity.max_dimension || info.num_cols > capacity.max_dimension) {
+    fail_not_supported(in, info.size_line,
+                       declares + "; the " + std::to_string(capacity.ordinal_bits) +
+                           "-bit Ordinal indexes at most " +
+                           std::to_string(capacity.max_dimension) +
+                           " rows and columns; read it with a 64-bit Ordinal",
+                       capacity.function);
+  }
+  if (info.num_stored_entries > capacity.max_entries) {
+    fail_not_supported(in, info.size_line,
+                       declares + "; the " + std::to_string(capacity.offset_bits) +
+                           "-bit Offset counts at most " + std::to_string(capacity.max_entries) +
+                           " entries; read it with a 64-bit Offset",
+                       capacity.function);
+  }
+  const std::int64_t memory = physical_memory_bytes();
+  if (capacity.bytes_per_row > 0 && memory > 0 &&
+      info.num_rows >= memory / capacity.bytes_per_row) {
+    const double needed = (static_cast<double>(info.num_rows) + 1) * capacity.bytes_per_row;
+    fail_not_supported(in, info.size_line,
+                       declares + ": its row map alone needs " + gigabytes(needed) +
+                           " of memory, more than the " + gigabytes(double(memory)) +
+                           " of this machine; wrong size line?",
+                       capacity.function);
+  }
+}
+
+/// Runs `read` and turns running out of memory into an error that names the file and what its
+/// size line asked for.
+template <class Read>
+auto reporting_out_of_memory(const LineReader& in, const MatrixMarketInfo& info,
+                             const char* function, const Read& read) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+    fail_not_supported(in, info.size_line,
+                       "out of memory while reading " + declared_matrix(info) +
+                           " (as the size line declares)",
+                       function);
+  }
+}
+
 }  // namespace
 
 MatrixMarketInfo read_matrix_market_info(const std::string& path) {
@@ -809,51 +961,78 @@ MatrixMarketInfo read_matrix_market_info(const std::string& path) {
 }
 
 MatrixMarketCoo read_matrix_market_coo(const std::string& path) {
-  LineReader in(path, "kelp::io::read_matrix_market");
-  const MatrixMarketInfo info = parse_header(in);
-  if (info.format == MatrixMarketFormat::coordinate) return parse_coordinate_file(in, info);
-
-  MatrixMarketArray array = parse_array_file(in, info);
-  MatrixMarketCoo coo;
-  coo.info = info;
-  const std::size_t num_rows = static_cast<std::size_t>(info.num_rows);
-  const std::size_t num_cols = static_cast<std::size_t>(info.num_cols);
-  coo.rows.resize(num_rows * num_cols);
-  coo.cols.resize(num_rows * num_cols);
-  for (std::size_t j = 0; j < num_cols; ++j) {
-    for (std::size_t i = 0; i < num_rows; ++i) {
-      coo.rows[i + j * num_rows] = static_cast<std::int64_t>(i);
-      coo.cols[i + j * num_rows] = static_cast<std::int64_t>(j);
-    }
-  }
-  coo.real_values = std::move(array.real_values);
-  coo.imag_values = std::move(array.imag_values);
-  return coo;
+  return impl::read_matrix_market_coo(path, impl::MatrixMarketCapacity{});
 }
 
-MatrixMarketArray read_matrix_market_array(const std::string& path) {
-  LineReader in(path, "kelp::io::read_dense_matrix_market");
+namespace impl {
+
+MatrixMarketCoo read_matrix_market_coo(const std::string& path,
+                                       const MatrixMarketCapacity& capacity) {
+  LineReader in(path, capacity.function);
   const MatrixMarketInfo info = parse_header(in);
-  if (info.format == MatrixMarketFormat::array) return parse_array_file(in, info);
+  require_capacity(in, info, capacity);
+  return reporting_out_of_memory(in, info, capacity.function, [&] {
+    if (info.format == MatrixMarketFormat::coordinate) return parse_coordinate_file(in, info);
+
+    MatrixMarketArray array = parse_array_file(in, info);
+    MatrixMarketCoo coo;
+    coo.info = info;
+    const std::size_t num_rows = static_cast<std::size_t>(info.num_rows);
+    const std::size_t num_cols = static_cast<std::size_t>(info.num_cols);
+    coo.rows.resize(num_rows * num_cols);
+    coo.cols.resize(num_rows * num_cols);
+    for (std::size_t j = 0; j < num_cols; ++j) {
+      for (std::size_t i = 0; i < num_rows; ++i) {
+        coo.rows[i + j * num_rows] = static_cast<std::int64_t>(i);
+        coo.cols[i + j * num_rows] = static_cast<std::int64_t>(j);
+      }
+    }
+    coo.real_values = std::move(array.real_values);
+    coo.imag_values = std::move(array.imag_values);
+    return coo;
+  });
+}
+
+}  // namespace impl
+
+MatrixMarketArray read_matrix_market_array(const std::string& path) {
+  constexpr const char* function = "kelp::io::read_dense_matrix_market";
+  LineReader in(path, function);
+  const MatrixMarketInfo info = parse_header(in);
+  if (info.format == MatrixMarketFormat::array) {
+    return reporting_out_of_memory(in, info, function, [&] { return parse_array_file(in, info); });
+  }
 
   if (info.num_cols != 0 && info.num_rows > (std::int64_t(1) << 62) / info.num_cols) {
     in.fail(info.size_line, "a dense " + std::to_string(info.num_rows) + " x " +
                                 std::to_string(info.num_cols) + " array is too large");
   }
-  MatrixMarketCoo coo = parse_coordinate_file(in, info);
-  MatrixMarketArray array;
-  array.info = info;
-  const std::size_t num_rows = static_cast<std::size_t>(info.num_rows);
-  const std::size_t size = num_rows * static_cast<std::size_t>(info.num_cols);
-  array.real_values.assign(size, 0.0);
-  if (!coo.imag_values.empty()) array.imag_values.assign(size, 0.0);
-  for (std::size_t k = 0; k < coo.rows.size(); ++k) {
-    const std::size_t position =
-        static_cast<std::size_t>(coo.rows[k]) + static_cast<std::size_t>(coo.cols[k]) * num_rows;
-    array.real_values[position] += coo.real_values[k];
-    if (!coo.imag_values.empty()) array.imag_values[position] += coo.imag_values[k];
+  const std::int64_t memory = physical_memory_bytes();
+  const double dense_bytes = static_cast<double>(info.num_rows) * static_cast<double>(info.num_cols) *
+                             (info.field == MatrixMarketField::complex ? 16.0 : 8.0);
+  if (memory > 0 && dense_bytes > static_cast<double>(memory)) {
+    fail_not_supported(in, info.size_line,
+                       "the size line declares " + declared_matrix(info) + ": as a dense array it needs " +
+                           gigabytes(dense_bytes) + " of memory, more than the " +
+                           gigabytes(double(memory)) + " of this machine",
+                       function);
   }
-  return array;
+  return reporting_out_of_memory(in, info, function, [&] {
+    MatrixMarketCoo coo = parse_coordinate_file(in, info);
+    MatrixMarketArray array;
+    array.info = info;
+    const std::size_t num_rows = static_cast<std::size_t>(info.num_rows);
+    const std::size_t size = num_rows * static_cast<std::size_t>(info.num_cols);
+    array.real_values.assign(size, 0.0);
+    if (!coo.imag_values.empty()) array.imag_values.assign(size, 0.0);
+    for (std::size_t k = 0; k < coo.rows.size(); ++k) {
+      const std::size_t position = static_cast<std::size_t>(coo.rows[k]) +
+                                   static_cast<std::size_t>(coo.cols[k]) * num_rows;
+      array.real_values[position] += coo.real_values[k];
+      if (!coo.imag_values.empty()) array.imag_values[position] += coo.imag_values[k];
+    }
+    return array;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

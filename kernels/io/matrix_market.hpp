@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -88,14 +89,20 @@ MatrixMarketInfo read_matrix_market_info(const std::string& path);
 /// Parses a whole Matrix Market file (either format) into host triplets; see MatrixMarketCoo.
 ///
 /// Checks every line: counts against the size line, 1-based indices in range, numeric tokens
-/// of the declared field, nothing after the last token, lower-triangle storage for symmetric
-/// kinds, no stored diagonal for skew-symmetric, real diagonal for hermitian.
+/// of the declared field, finite values only (nan, inf and overflowing numbers such as 1e999
+/// are errors, either part of a complex value), nothing after the last token, lower-triangle
+/// storage for symmetric kinds, no stored diagonal for skew-symmetric, real diagonal for
+/// hermitian. Before anything is sized by the size line, checks that the file can hold what it
+/// declares: a plain file at least 4 bytes per coordinate entry ("1 1" and a line break; 6 with
+/// a value, 8 complex) or 2 per array value, a gzip file 1032 times less (deflate's largest
+/// expansion).
 /// Cost: one pass over the text in 4 MiB blocks, numbers parsed in place (an exact fast path
 /// for short decimals, std::from_chars otherwise); about 400 MB/s of plain text, 240 MB/s of
 /// gzip text (one core). Memory: 24 bytes per entry (+8 for complex), doubled for the
 /// mirrored half of symmetric files.
 /// @param[in] path  file name (plain or gzip)
-/// @throws FileError naming the file, the line and the problem
+/// @throws FileError naming the file, the line and the problem; NotSupported
+///         ("path:line: out of memory ...") when the declared matrix does not fit in memory
 MatrixMarketCoo read_matrix_market_coo(const std::string& path);
 
 /// Parses a Matrix Market file into a dense host array; see MatrixMarketArray.
@@ -107,6 +114,27 @@ MatrixMarketCoo read_matrix_market_coo(const std::string& path);
 MatrixMarketArray read_matrix_market_array(const std::string& path);
 
 namespace impl {
+
+/// What a caller can hold; read_matrix_market_coo checks the size line against it before
+/// anything is sized by it (errors: NotSupported, "path:line: ...").
+struct MatrixMarketCapacity {
+  /// Largest number of rows and of columns (the caller's OrdinalT).
+  std::int64_t max_dimension = std::numeric_limits<std::int64_t>::max();
+  /// Largest number of stored entries (the caller's OffsetT).
+  std::int64_t max_entries = std::numeric_limits<std::int64_t>::max();
+  /// Bits of the two index types, for messages.
+  int ordinal_bits = 64;
+  int offset_bits = 64;
+  /// Host memory per row that the caller's conversion needs (a CRS row map); 0: none. A size
+  /// line whose rows need more than the machine's physical memory is rejected.
+  std::int64_t bytes_per_row = 0;
+  /// Named in messages.
+  const char* function = "kelp::io::read_matrix_market";
+};
+
+/// read_matrix_market_coo(path), with the size line checked against `capacity` first.
+MatrixMarketCoo read_matrix_market_coo(const std::string& path,
+                                       const MatrixMarketCapacity& capacity);
 
 template <class Scalar>
 Scalar make_scalar(double real, double imag) {
@@ -281,34 +309,51 @@ void require_symmetry(const HostMatrix& A, MatrixMarketSymmetry symmetry, const 
 /// @param[in] path  file name (plain or gzip)
 /// @throws FileError for an unreadable or malformed file (path:line: problem),
 ///         InvalidArgument for a complex file and a real Scalar,
-///         NotSupported when the sizes do not fit OrdinalT or OffsetT
+///         NotSupported ("path:line: ...", checked on the size line before anything is
+///         allocated) when the sizes do not fit OrdinalT or OffsetT or the row map would not fit
+///         in the machine's memory, and when memory runs out while reading
 template <class Scalar, class OrdinalT = Ordinal, class OffsetT = Offset,
           class Device = DefaultDevice>
 CrsMatrix<Scalar, OrdinalT, OffsetT, Device> read_matrix_market(const std::string& path) {
   constexpr const char* function = "kelp::io::read_matrix_market";
-  MatrixMarketCoo coo = read_matrix_market_coo(path);
+  static_assert(std::is_integral<OrdinalT>::value && std::is_integral<OffsetT>::value,
+                "read_matrix_market: OrdinalT and OffsetT must be integer types");
+  impl::MatrixMarketCapacity capacity;
+  capacity.max_dimension = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(std::numeric_limits<OrdinalT>::max(),
+                              std::numeric_limits<std::int64_t>::max()));
+  capacity.max_entries = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(std::numeric_limits<OffsetT>::max(),
+                              std::numeric_limits<std::int64_t>::max()));
+  capacity.ordinal_bits = static_cast<int>(8 * sizeof(OrdinalT));
+  capacity.offset_bits = static_cast<int>(8 * sizeof(OffsetT));
+  capacity.bytes_per_row = 2 * static_cast<std::int64_t>(sizeof(OffsetT));  // see crs_from_coo
+  capacity.function = function;
+  MatrixMarketCoo coo = impl::read_matrix_market_coo(path, capacity);
   const MatrixMarketInfo& info = coo.info;
   impl::require_field_fits<Scalar>(info, path, function);
-  KELP_REQUIRE(info.num_rows <= std::numeric_limits<OrdinalT>::max() &&
-                   info.num_cols <= std::numeric_limits<OrdinalT>::max(),
-               NotSupported,
-               function << ": " << path << " holds a " << info.num_rows << " x " << info.num_cols
-                        << " matrix; Ordinal indexes at most "
-                        << std::numeric_limits<OrdinalT>::max() << " rows and columns");
-  KELP_REQUIRE(coo.rows.size() <= static_cast<std::size_t>(std::numeric_limits<OffsetT>::max()),
-               NotSupported,
-               function << ": " << path << " holds " << coo.rows.size()
-                        << " entries; Offset counts at most "
-                        << std::numeric_limits<OffsetT>::max());
+  // Symmetric expansion can double the stored entries.
+  KELP_REQUIRE(coo.rows.size() <= static_cast<std::size_t>(capacity.max_entries), NotSupported,
+               path << ":" << info.size_line << ": the file holds " << coo.rows.size()
+                        << " entries in full storage; the " << capacity.offset_bits
+                        << "-bit Offset counts at most " << capacity.max_entries
+                        << "; read it with a 64-bit Offset");
 
-  // Convert one array at a time and release its source, to bound the peak memory; arrays of
-  // the right type already are moved.
-  const auto rows = impl::take_indices<OrdinalT>(coo.rows);
-  const auto cols = impl::take_indices<OrdinalT>(coo.cols);
-  const auto values = impl::take_values<Scalar>(coo.real_values, coo.imag_values);
-  return crs_from_coo<Scalar, OrdinalT, OffsetT, Device>(static_cast<OrdinalT>(info.num_rows),
-                                                         static_cast<OrdinalT>(info.num_cols), rows,
-                                                         cols, values);
+  try {
+    // Convert one array at a time and release its source, to bound the peak memory; arrays of
+    // the right type already are moved.
+    const auto rows = impl::take_indices<OrdinalT>(coo.rows);
+    const auto cols = impl::take_indices<OrdinalT>(coo.cols);
+    const auto values = impl::take_values<Scalar>(coo.real_values, coo.imag_values);
+    return crs_from_coo<Scalar, OrdinalT, OffsetT, Device>(static_cast<OrdinalT>(info.num_rows),
+                                                           static_cast<OrdinalT>(info.num_cols),
+                                                           rows, cols, values);
+  } catch (const std::bad_alloc&) {
+    KELP_THROW(NotSupported, path << ":" << info.size_line << ": out of memory while assembling "
+                                  << "the " << info.num_rows << " x " << info.num_cols
+                                  << " matrix with " << coo.info.num_stored_entries
+                                  << " stored entries (as the size line declares)");
+  }
 }
 
 /// Reads a Matrix Market file into a dense column-major multi-vector X on Device.

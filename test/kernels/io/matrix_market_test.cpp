@@ -388,6 +388,8 @@ TEST(MatrixMarket, MissingFileThrowsFileError)
 struct MalformedCase {
   const char* file;
   const char* message;  // expected substring, starting at "file:line:"
+  // A valid file whose sizes this build cannot hold throws NotSupported instead of FileError.
+  bool not_supported = false;
 };
 
 class MatrixMarketMalformed : public testing::TestWithParam<MalformedCase> {};
@@ -396,9 +398,15 @@ TEST_P(MatrixMarketMalformed, ThrowsFileErrorNamingFileLineAndProblem)
 {
   const MalformedCase c = GetParam();
   const std::string path = mm_file(std::string("bad/") + c.file);
+  const std::string message = std::string("/bad/") + c.message;
 
-  test::expect_throw_containing<FileError>([&] { io::read_matrix_market<double>(path); },
-                                           std::string("/bad/") + c.message);
+  if (c.not_supported) {
+    test::expect_throw_containing<NotSupported>([&] { io::read_matrix_market<double>(path); },
+                                                message);
+  } else {
+    test::expect_throw_containing<FileError>([&] { io::read_matrix_market<double>(path); },
+                                             message);
+  }
 }
 
 // clang-format off
@@ -433,6 +441,19 @@ const MalformedCase malformed_cases[] = {
     {"array_truncated.mtx", "array_truncated.mtx:5: the file ends after 3 of the 4 values declared by the size line (line 2)"},
     {"array_too_many.mtx", "array_too_many.mtx:5: more values than the 2 the size line (line 2) declares"},
     {"array_two_values_per_line.mtx", "array_two_values_per_line.mtx:3: value 1 (row 1, column 1): unexpected text '2' after the value"},
+    // Non-finite values fail on their own line, not later in the solver.
+    {"nan_value.mtx", "nan_value.mtx:4: entry 2: non-finite value 'nan'; Kelp reads only finite numbers (nan and inf are not allowed)"},
+    {"inf_value.mtx", "inf_value.mtx:5: entry 2: non-finite value '-inf'; Kelp reads only finite numbers"},
+    {"complex_nan_imaginary.mtx", "complex_nan_imaginary.mtx:4: entry 2: non-finite value 'NaN' (imaginary part); Kelp reads only finite numbers"},
+    {"complex_inf_real.mtx", "complex_inf_real.mtx:3: entry 1: non-finite value 'Infinity' (real part); Kelp reads only finite numbers"},
+    {"array_nan.mtx", "array_nan.mtx:4: value 2 (row 2, column 1): non-finite value 'nan'; Kelp reads only finite numbers"},
+    {"overflowing_value.mtx", "overflowing_value.mtx:3: entry 1: expected a real number, found '1e999'"},
+    // Size lines beyond what the file or the index types can hold fail on the size line.
+    {"huge_entry_count.mtx", "huge_entry_count.mtx:2: the size line declares 3 x 3 with 4000000000 entries, but the file has only 77 bytes and a real entry takes at least 6 bytes ('1 1 0' and a line break): at most 13 entries fit; wrong size line?"},
+    {"pattern_entry_count_beyond_file.mtx", "pattern_entry_count_beyond_file.mtx:3: the size line declares 3 x 3 with 100 entries, but the file has only 111 bytes and a pattern entry takes at least 4 bytes ('1 1' and a line break): at most 28 entries fit"},
+    {"huge_array.mtx", "huge_array.mtx:2: the size line declares 2000000000 x 2000000000 (4000000000000000000 stored values), but the file has only 71 bytes and a real value takes at least 2 bytes ('0' and a line break): at most 36 values fit"},
+    {"array_size_overflow.mtx", "array_size_overflow.mtx:2: array of 3037000500 x 3037000500 values is too large"},
+    {"huge_dimensions.mtx", "huge_dimensions.mtx:2: the size line declares a 3000000000 x 3000000000 matrix with 2 entries; the 32-bit Ordinal indexes at most 2147483647 rows and columns; read it with a 64-bit Ordinal", true},
 };
 // clang-format on
 
@@ -452,8 +473,73 @@ TEST(MatrixMarket, EveryMalformedFileHasACase)
   EXPECT_EQ(num_files, std::size(malformed_cases));
 }
 
+TEST(MatrixMarket, SizeLineBeyondTheIndexTypesFailsBeforeReading)
+{
+  TempDir dir;
+  // 40000 entries: more than a 16-bit Offset counts (the file does hold them all).
+  std::string text = "%%MatrixMarket matrix coordinate real general\n3 3 40000\n";
+  for (int k = 0; k < 40000; ++k) text += "1 1 1\n";
+  write_bytes(dir.file("many.mtx"), text);
+  write_bytes(dir.file("wide.mtx"),
+              "%%MatrixMarket matrix coordinate real general\n40000 40000 1\n1 1 1\n");
+
+  test::expect_throw_containing<NotSupported>(
+      [&] { io::read_matrix_market<double, int, short>(dir.file("many.mtx")); },
+      "many.mtx:2: the size line declares a 3 x 3 matrix with 40000 entries; the 16-bit Offset "
+      "counts at most 32767 entries; read it with a 64-bit Offset");
+  test::expect_throw_containing<NotSupported>(
+      [&] { io::read_matrix_market<double, short, int>(dir.file("wide.mtx")); },
+      "wide.mtx:2: the size line declares a 40000 x 40000 matrix with 1 entries; the 16-bit "
+      "Ordinal indexes at most 32767 rows and columns");
+  EXPECT_EQ(io::read_matrix_market<double>(dir.file("many.mtx")).nnz(), 1);  // duplicates summed
+}
+
+TEST(MatrixMarket, SizeLineBeyondTheMachinesMemoryFailsBeforeAllocating)
+{
+  // 10^15 rows fit a 64-bit Ordinal, but their row map (16 PB) fits no machine: the size line
+  // is reported instead of std::bad_alloc. Likewise a dense read of a 10^7 x 10^7 coordinate file.
+  TempDir dir;
+  write_bytes(dir.file("rows.mtx"), "%%MatrixMarket matrix coordinate real general\n"
+                                    "1000000000000000 1000000000000000 1\n1 1 1\n");
+  write_bytes(dir.file("dense.mtx"), "%%MatrixMarket matrix coordinate real general\n"
+                                     "10000000 10000000 1\n1 1 1\n");
+
+  test::expect_throw_containing<NotSupported>(
+      [&] { io::read_matrix_market<double, std::int64_t>(dir.file("rows.mtx")); },
+      "rows.mtx:2: the size line declares a 1000000000000000 x 1000000000000000 matrix with 1 "
+      "entries: its row map alone needs 16000000.0 GB of memory, more than the ");
+  test::expect_throw_containing<NotSupported>(
+      [&] { io::read_dense_matrix_market<double>(dir.file("dense.mtx")); },
+      "dense.mtx:2: the size line declares a 10000000 x 10000000 matrix with 1 entries: as a "
+      "dense array it needs 800000.0 GB of memory");
+  EXPECT_EQ(io::read_matrix_market_coo(dir.file("rows.mtx")).rows.size(), 1u);  // no row map
+}
+
 // ---------------------------------------------------------------------------------------------
 // gzip
+
+TEST(MatrixMarket, GzipSizeLineIsCheckedAgainstTheLargestDeflateExpansion)
+{
+  TempDir dir;
+  // 500000 identical lines compress about 1000-fold: a legitimate file near deflate's limit.
+  std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 500000\n";
+  for (int k = 0; k < 500000; ++k) text += "2 2 1\n";
+  write_gzip(dir.file("dense_text.mtx.gz"), text);
+  write_gzip(dir.file("bogus.mtx.gz"),
+             "%%MatrixMarket matrix coordinate real general\n2 2 900000000\n1 1 1\n");
+  const auto compressed = fs::file_size(dir.file("dense_text.mtx.gz"));
+  ASSERT_LT(compressed * 500, text.size()) << "test bug: expected a compression ratio near 1000";
+
+  const auto A = io::read_matrix_market<double>(dir.file("dense_text.mtx.gz"));
+
+  EXPECT_EQ(to_dense(A), (Dense<double>{{0, 0}, {0, 500000}}));
+  test::expect_throw_containing<FileError>(
+      [&] { io::read_matrix_market<double>(dir.file("bogus.mtx.gz")); },
+      "bogus.mtx.gz:2: the size line declares 2 x 2 with 900000000 entries, but the gzip file of ");
+  test::expect_throw_containing<FileError>(
+      [&] { io::read_matrix_market<double>(dir.file("bogus.mtx.gz")); },
+      "bytes of text (deflate expands at most 1032-fold) and a real entry takes at least 6 bytes");
+}
 
 TEST(MatrixMarket, ReadsGzipCompressedFilesWhateverTheirName)
 {
