@@ -187,7 +187,7 @@ configure_and_build() {
     -DKELP_KOKKOS_SOURCE_DIR="$kokkos_src" \
     -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON \
     -DKokkos_ARCH_"$arch"=ON -DKokkos_CXX_STANDARD=17 \
-    -DKELP_ENABLE_KOKKOSKERNELS_PEER=OFF -DKELP_ENABLE_APPS=ON -DKELP_ENABLE_TESTS=ON \
+    -DKELP_ENABLE_PEERS=OFF -DKELP_ENABLE_APPS=ON -DKELP_ENABLE_TESTS=ON \
     "${extra_cmake[@]}"
   phase_end "configure"
 

@@ -1,34 +1,79 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh Debian machine: install what is missing, build (Release),
-# compile Kelp and its tests for CUDA (compile only; no GPU needed), build a downstream project
-# against the installed Kelp package, then run every test with CTest.
-# KELP_SKIP_CUDA_CHECK=1 skips the CUDA compile (for quick local runs; CI never sets it).
+# The whole test suite, from a fresh Debian machine (this is what CI runs):
+#   1. install what is missing (Debian packages) and the OpenMP Kokkos (built once, cached);
+#   2. build Kelp (Release, warnings as errors) and run every test with CTest: 2 threads, each
+#      area once more with 1 thread, MPI tests on 1-4 ranks;
+#   3. build a downstream project against the installed Kelp package and run it;
+#   4. build a Debug copy with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests;
+#   5. compile everything for CUDA (nvcc, sm_90; no GPU needed) as a check.
+# Each phase prints its wall time against its budget; the budgets add up to 45 minutes on the
+# 2-core CI machine. KELP_SKIP_CUDA_CHECK=1 / KELP_SKIP_SANITIZERS=1 skip phases 5 / 4 for quick
+# local runs (CI never sets them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${KELP_BUILD_DIR:-build}
+asan_dir=${KELP_ASAN_BUILD_DIR:-build-asan}
 start=$SECONDS
-phase() { echo "== kelp: $1 (t = $((SECONDS - start)) s)"; }
+phase_name=""
+phase_start=0
+phase_budget=0
+report=()
+end_phase() {
+  [ -n "$phase_name" ] || return 0
+  local took=$((SECONDS - phase_start)) verdict="ok"
+  [ "$took" -le "$phase_budget" ] || verdict="OVER BUDGET"
+  report+=("$(printf '%-44s %5d s of %5d s  %s' "$phase_name" "$took" "$phase_budget" "$verdict")")
+  echo "== kelp: $phase_name: $took s (budget $phase_budget s) $verdict"
+  phase_name=""
+}
+phase() {  # phase NAME BUDGET_SECONDS
+  end_phase
+  phase_name=$1
+  phase_budget=$2
+  phase_start=$SECONDS
+  echo "== kelp: $phase_name (t = $((SECONDS - start)) s)"
+}
+summary() {
+  end_phase
+  echo "== kelp: phase times"
+  printf '   %s\n' "${report[@]}"
+}
+trap summary EXIT
 
-phase "installing dependencies"
+phase "installing dependencies" 300
 bash scripts/install_deps.sh
+bash scripts/build_kokkos.sh >/dev/null
 
-phase "building (Release)"
-KELP_BUILD_DIR=$build_dir bash scripts/build.sh
+phase "building (Release, -Werror)" 720
+KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
 
-if [ "${KELP_SKIP_CUDA_CHECK:-0}" != 1 ]; then
-  phase "CUDA compile check"
-  bash scripts/cuda_compile_check.sh
-fi
+phase "running the tests (Release)" 240
+(cd "$build_dir" && ctest --output-on-failure -j "$(nproc)")
 
-phase "find_package(Kelp) from a downstream project"
+phase "find_package(Kelp) from a downstream project" 180
 rm -rf "$build_dir/install" "$build_dir/downstream"
 cmake --install "$build_dir" --prefix "$build_dir/install" > /dev/null
 cmake -S test/downstream -B "$build_dir/downstream" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$PWD/$build_dir/install" > /dev/null
 cmake --build "$build_dir/downstream" -j "$(nproc)"
 "$build_dir/downstream/downstream_poisson"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
+  mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
-phase "running the tests"
-cd "$build_dir"
-ctest --output-on-failure -j "$(nproc)"
-echo "== kelp: all done in $((SECONDS - start)) s"
+if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
+  phase "building (Debug, address + undefined sanitizers)" 720
+  KELP_BUILD_DIR=$asan_dir bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DKELP_SANITIZE=address,undefined \
+    -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
+  phase "running the tests (sanitizers)" 420
+  (cd "$asan_dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
+fi
+
+if [ "${KELP_SKIP_CUDA_CHECK:-0}" != 1 ]; then
+  phase "CUDA compile check" 720
+  bash scripts/cuda_compile_check.sh
+fi
+
+end_phase
+echo "== kelp: all done in $((SECONDS - start)) s (budget 2700 s)"

@@ -7,17 +7,17 @@
 #include <utility>
 
 #include "kelp/kernels/blas1/blas1_checks.hpp"
+#include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/core/standard_views.hpp"
 
 namespace kelp::kernels {
 
-/// Inner product conj(x)^T y of two vectors of equal length.
+namespace impl {
 template <class XView, class YView>
-typename YView::non_const_value_type dot(const XView& x, const YView& y) {
-  static_assert(XView::rank == 1 && YView::rank == 1, "dot: x and y must be rank-1 views");
+typename YView::non_const_value_type dot_body(const XView& x, const YView& y) {
   using Scalar = typename YView::non_const_value_type;
   using Exec = typename YView::execution_space;
-  impl::require_same_shape("kelp::kernels::dot", "x", x, "y", y);
   Scalar result = Scalar(0);
   Kokkos::parallel_reduce(
       "kelp::kernels::dot", Kokkos::RangePolicy<Exec>(0, x.extent(0)),
@@ -26,6 +26,24 @@ typename YView::non_const_value_type dot(const XView& x, const YView& y) {
       },
       result);
   return result;
+}
+}  // namespace impl
+
+/// Inner product conj(x)^T y of two vectors of equal length.
+template <class XView, class YView>
+typename YView::non_const_value_type dot(const XView& x, const YView& y) {
+  static_assert(XView::rank == 1 && YView::rank == 1, "dot: x and y must be rank-1 views");
+  impl::require_same_shape("kelp::kernels::dot", "x", x, "y", y);
+  using D = typename YView::device_type;
+  using XF = kelp::impl::has_standard_form<XView, D>;
+  using YF = kelp::impl::has_standard_form<YView, D>;
+  if constexpr (XF::value && YF::value) {
+    using XS = typename XF::const_type;
+    using YS = typename YF::const_type;
+    return impl::dot_body<XS, YS>(XS(x), YS(y));
+  } else {
+    return impl::dot_body<XView, YView>(x, y);
+  }
 }
 
 namespace impl {
@@ -52,19 +70,37 @@ struct FusedDots {
 };
 }  // namespace impl
 
+namespace impl {
+template <class X1, class Y1, class X2, class Y2>
+std::pair<typename Y1::non_const_value_type, typename Y1::non_const_value_type> dots_body(
+    const X1& x1, const Y1& y1, const X2& x2, const Y2& y2) {
+  using Scalar = typename Y1::non_const_value_type;
+  using Exec = typename Y1::execution_space;
+  Scalar result[2] = {Scalar(0), Scalar(0)};
+  Kokkos::parallel_reduce("kelp::kernels::dots", Kokkos::RangePolicy<Exec>(0, x1.extent(0)),
+                          FusedDots<X1, Y1, X2, Y2>{2, x1, y1, x2, y2}, result);
+  return {result[0], result[1]};
+}
+}  // namespace impl
+
 /// Fused pair (conj(x1)^T y1, conj(x2)^T y2) in one pass over the four vectors.
 template <class X1, class Y1, class X2, class Y2>
 std::pair<typename Y1::non_const_value_type, typename Y1::non_const_value_type> dots(
     const X1& x1, const Y1& y1, const X2& x2, const Y2& y2) {
-  using Scalar = typename Y1::non_const_value_type;
-  using Exec = typename Y1::execution_space;
   impl::require_same_shape("kelp::kernels::dots", "x1", x1, "y1", y1);
   impl::require_same_shape("kelp::kernels::dots", "x1", x1, "x2", x2);
   impl::require_same_shape("kelp::kernels::dots", "x2", x2, "y2", y2);
-  Scalar result[2] = {Scalar(0), Scalar(0)};
-  Kokkos::parallel_reduce("kelp::kernels::dots", Kokkos::RangePolicy<Exec>(0, x1.extent(0)),
-                          impl::FusedDots<X1, Y1, X2, Y2>{2, x1, y1, x2, y2}, result);
-  return {result[0], result[1]};
+  using D = typename Y1::device_type;
+  using F1 = kelp::impl::has_standard_form<X1, D>;
+  using F2 = kelp::impl::has_standard_form<Y1, D>;
+  using F3 = kelp::impl::has_standard_form<X2, D>;
+  using F4 = kelp::impl::has_standard_form<Y2, D>;
+  if constexpr (F1::value && F2::value && F3::value && F4::value && X1::rank == 1) {
+    using V = typename F1::const_type;
+    return impl::dots_body<V, V, V, V>(V(x1), V(y1), V(x2), V(y2));
+  } else {
+    return impl::dots_body<X1, Y1, X2, Y2>(x1, y1, x2, y2);
+  }
 }
 
 namespace impl {
@@ -104,5 +140,15 @@ void dot(const XView& x, const YView& y, const RView& result) {
   }
   Kokkos::deep_copy(result, host);
 }
+
+// Compiled once for the standard types, in kernels/blas1/eti/ (see kernels/core/eti.hpp).
+#define KELP_DOT_ETI(PREFIX, S)                                                                  \
+  PREFIX template S impl::dot_body<ConstVectorView<S>, ConstVectorView<S>>(                      \
+      const ConstVectorView<S>&, const ConstVectorView<S>&);                                     \
+  PREFIX template std::pair<S, S>                                                                \
+  impl::dots_body<ConstVectorView<S>, ConstVectorView<S>, ConstVectorView<S>, ConstVectorView<S>>( \
+      const ConstVectorView<S>&, const ConstVectorView<S>&, const ConstVectorView<S>&,           \
+      const ConstVectorView<S>&);
+KELP_ETI_FOR_EACH_SCALAR(KELP_DOT_ETI, extern)
 
 }  // namespace kelp::kernels

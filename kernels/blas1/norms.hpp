@@ -7,7 +7,9 @@
 
 #include "kelp/kernels/blas1/blas1_checks.hpp"
 #include "kelp/kernels/core/column_access.hpp"
+#include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/core/standard_views.hpp"
 
 namespace kelp::kernels {
 
@@ -67,10 +69,9 @@ void column_norms(const char* where, const XView& x, const RView& result) {
 }
 }  // namespace impl
 
-/// Euclidean norm sqrt(sum_i |x_i|^2) of a vector.
+namespace impl {
 template <class XView>
-typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2(const XView& x) {
-  static_assert(XView::rank == 1, "nrm2: x must be a rank-1 view (use the result-view overload)");
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2_body(const XView& x) {
   using Scalar = typename XView::non_const_value_type;
   using Mag = typename ScalarTraits<Scalar>::magnitude_type;
   using Exec = typename XView::execution_space;
@@ -80,6 +81,20 @@ typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2
       KOKKOS_LAMBDA(const std::size_t i, Mag& acc) { acc += ScalarTraits<Scalar>::abs2(x(i)); },
       sum);
   return std::sqrt(sum);
+}
+}  // namespace impl
+
+/// Euclidean norm sqrt(sum_i |x_i|^2) of a vector.
+template <class XView>
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2(const XView& x) {
+  static_assert(XView::rank == 1, "nrm2: x must be a rank-1 view (use the result-view overload)");
+  using F = kelp::impl::has_standard_form<XView, typename XView::device_type>;
+  if constexpr (F::value) {
+    using XS = typename F::const_type;
+    return impl::nrm2_body<XS>(XS(x));
+  } else {
+    return impl::nrm2_body<XView>(x);
+  }
 }
 
 /// Max-modulus norm max_i |x_i| of a vector (0 for an empty vector; NaN if any entry is NaN).
@@ -103,5 +118,10 @@ template <class XView, class RView>
 void nrminf(const XView& x, const RView& result) {
   impl::column_norms<true>("kelp::kernels::nrminf(multivector)", x, result);
 }
+
+// Compiled once for the standard types, in kernels/blas1/eti/ (see kernels/core/eti.hpp).
+#define KELP_NORMS_ETI(PREFIX, S) \
+  PREFIX template ScalarTraits<S>::magnitude_type impl::nrm2_body<ConstVectorView<S>>(const ConstVectorView<S>&);
+KELP_ETI_FOR_EACH_SCALAR(KELP_NORMS_ETI, extern)
 
 }  // namespace kelp::kernels

@@ -25,5 +25,7 @@ template <class Scalar, class Device = DefaultDevice>
 using ConstVectorView = Kokkos::View<const Scalar*, Kokkos::LayoutLeft, Device>;
 template <class Scalar, class Layout = Kokkos::LayoutLeft, class Device = DefaultDevice>
 using MultiVectorView = Kokkos::View<Scalar**, Layout, Device>;
+template <class Scalar, class Layout = Kokkos::LayoutLeft, class Device = DefaultDevice>
+using ConstMultiVectorView = Kokkos::View<const Scalar**, Layout, Device>;
 
 }  // namespace kelp

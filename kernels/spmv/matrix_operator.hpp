@@ -43,4 +43,8 @@ class MatrixOperator : public Operator<typename Matrix::scalar_type, typename Ma
   std::unique_ptr<kernels::SpmvHandle<Matrix>> handle_;  // mutable analysis cache behind const apply
 };
 
+// Compiled once for the standard scalars, in kernels/spmv/eti/ (see kernels/core/eti.hpp).
+#define KELP_MATRIX_OPERATOR_ETI(PREFIX, S) PREFIX template class MatrixOperator<CrsMatrix<S>>;
+KELP_ETI_FOR_EACH_SCALAR(KELP_MATRIX_OPERATOR_ETI, extern)
+
 }  // namespace kelp

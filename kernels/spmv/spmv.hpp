@@ -17,8 +17,11 @@
 
 #include "kelp/kernels/core/column_access.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/standard_views.hpp"
 #include "kelp/kernels/spmv/impl/spmv_merge_path.hpp"
 #include "kelp/kernels/spmv/impl/spmv_row_parallel.hpp"
+#include "kelp/kernels/spmv/impl/spmv_timing.hpp"
 #include "kelp/kernels/spmv/impl/spmv_transpose.hpp"
 #include "kelp/kernels/spmv/spmv_handle.hpp"
 
@@ -60,18 +63,14 @@ void check_spmv_arguments(SpmvMode mode, const Matrix& A, const XView& x, const 
 }
 }  // namespace impl
 
-/// y = beta*y + alpha*op(A)*x using (and, on first use, filling) an analysis handle.
-/// @param[in,out] handle  pattern analysis and algorithm choice for A (see SpmvHandle)
-/// @param[in] mode        op: no_transpose, transpose, conjugate or conjugate_transpose
-/// @param[in] x           rank-1 (SpMV) or rank-2 (SpMMV) view; rows = columns of op(A)
-/// @param[in,out] y       same rank as x; rows = rows of op(A); same number of columns as x
-/// @throws DimensionMismatch when shapes don't conform, InvalidArgument when x aliases y
+namespace impl {
+/// The SpMV/SpMMV body for one (matrix, x, y) type triple; x and y already checked.
+/// Instantiated once per standard type in kernels/spmv/eti/ (see the extern templates below).
 template <class Matrix, class XView, class YView>
-void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
-          const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+void spmv_body(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
+               const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
-  impl::check_spmv_arguments(mode, A, x, y);
   const auto X = kelp::impl::as_columns(x);
   const auto Y = kelp::impl::as_columns(y);
   using XC = decltype(X);
@@ -79,33 +78,60 @@ void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_typ
 
   if (alpha == Scalar(0)) {  // BLAS semantics: op(A) and x are not read
     Kokkos::parallel_for("kelp::kernels::spmv(scale)", Kokkos::RangePolicy<Exec>(0, y.extent(0)),
-                         impl::ScaleRows<YC, Scalar>{Y, beta, Y.extent(1)});
+                         ScaleRows<YC, Scalar>{Y, beta, Y.extent(1)});
     return;
   }
   switch (mode) {
     case SpmvMode::transpose:
-      impl::spmv_transpose<false>(alpha, A, X, beta, Y);
+      spmv_transpose<false>(alpha, A, X, beta, Y);
       return;
     case SpmvMode::conjugate_transpose:
-      impl::spmv_transpose<true>(alpha, A, X, beta, Y);
+      spmv_transpose<true>(alpha, A, X, beta, Y);
       return;
     case SpmvMode::no_transpose:
     case SpmvMode::conjugate:
       break;
   }
   handle.analyze(A);
+  if (handle.needs_timing()) handle.set_timed_choice(time_algorithms(handle, A));
   const bool conj = mode == SpmvMode::conjugate && ScalarTraits<Scalar>::is_complex;
   if (handle.algorithm() == SpmvAlgorithm::merge_path) {
     if (conj) {
-      impl::spmv_merge_path<true, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
+      spmv_merge_path<true, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
     } else {
-      impl::spmv_merge_path<false, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
+      spmv_merge_path<false, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
     }
   } else if (conj) {
-    impl::spmv_row_parallel<true, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
+    spmv_row_parallel<true, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
   } else {
-    impl::spmv_row_parallel<false, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
+    spmv_row_parallel<false, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
   }
+}
+}  // namespace impl
+
+/// y = beta*y + alpha*op(A)*x using (and, on first use, filling) an analysis handle.
+/// @param[in,out] handle  pattern analysis and algorithm choice for A (see SpmvHandle)
+/// @param[in] mode        op: no_transpose, transpose, conjugate or conjugate_transpose
+/// @param[in] x           rank-1 (SpMV) or rank-2 (SpMMV) view; rows = columns of op(A)
+/// @param[in,out] y       same rank as x; rows = rows of op(A); same number of columns as x
+/// @throws DimensionMismatch when shapes don't conform, InvalidArgument when x aliases y
+/// Views of the standard forms (contiguous vectors, LayoutLeft/LayoutRight multi-vectors, in
+/// A's device) run the body compiled once in the library; other views compile it here.
+template <class Matrix, class XView, class YView>
+void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
+          const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+  impl::check_spmv_arguments(mode, A, x, y);
+  Kokkos::Profiling::pushRegion("kelp::kernels::spmv");
+  using Device = typename Matrix::device_type;
+  if constexpr (kelp::impl::has_standard_form<XView, Device>::value &&
+                kelp::impl::has_standard_form<YView, Device>::value) {
+    using XS = typename kelp::impl::has_standard_form<XView, Device>::const_type;
+    using YS = typename kelp::impl::has_standard_form<YView, Device>::type;
+    impl::spmv_body<Matrix, XS, YS>(handle, mode, alpha, A, XS(x), beta, YS(y));
+  } else {
+    impl::spmv_body<Matrix, XView, YView>(handle, mode, alpha, A, x, beta, y);
+  }
+  Kokkos::Profiling::popRegion();
 }
 
 /// y = beta*y + alpha*op(A)*x with a one-off handle (automatic algorithm). On parallel execution
@@ -114,6 +140,7 @@ template <class Matrix, class XView, class YView>
 void spmv(SpmvMode mode, typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
           typename Matrix::scalar_type beta, const YView& y) {
   SpmvHandle<Matrix> handle;
+  handle.disable_timing();  // timing would cost more than the one product it serves
   spmv(handle, mode, alpha, A, x, beta, y);
 }
 
@@ -123,5 +150,21 @@ void spmv(typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
           typename Matrix::scalar_type beta, const YView& y) {
   spmv(SpmvMode::no_transpose, alpha, A, x, beta, y);
 }
+
+// The bodies for Kelp's standard types are compiled once, in kernels/spmv/eti/.
+#define KELP_SPMV_ETI(PREFIX, SCALAR)                                                           \
+  PREFIX template class SpmvHandle<CrsMatrix<SCALAR>>;                                          \
+  PREFIX template void impl::spmv_body(SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode, SCALAR,        \
+                                       const CrsMatrix<SCALAR>&, const ConstVectorView<SCALAR>&, \
+                                       SCALAR, const VectorView<SCALAR>&);                      \
+  PREFIX template void impl::spmv_body(                                                         \
+      SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode, SCALAR, const CrsMatrix<SCALAR>&,               \
+      const ConstMultiVectorView<SCALAR, Kokkos::LayoutLeft>&, SCALAR,                          \
+      const MultiVectorView<SCALAR, Kokkos::LayoutLeft>&);                                      \
+  PREFIX template void impl::spmv_body(                                                         \
+      SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode, SCALAR, const CrsMatrix<SCALAR>&,               \
+      const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, SCALAR,                         \
+      const MultiVectorView<SCALAR, Kokkos::LayoutRight>&);
+KELP_ETI_FOR_EACH_SCALAR(KELP_SPMV_ETI, extern)
 
 }  // namespace kelp::kernels

@@ -2,7 +2,12 @@
 /// Analysis state for SpMV/SpMMV: row-length statistics and the algorithm choice.
 ///
 /// Contract: the handle caches, for one matrix pattern, the row statistics, the algorithm it
-/// chose and the merge-path chunking. It re-analyses by itself when it sees a matrix with a
+/// chose and the merge-path chunking. With SpmvAlgorithm::automatic on a host space and a matrix
+/// of at least kTimingMinNnz entries, the first product times both algorithms on the matrix and
+/// keeps the faster (impl/spmv_timing.hpp); below that size, on GPUs and for one-off handles the
+/// choice comes from row statistics (choose()). The timed choice can differ between runs when
+/// both algorithms are about equally fast; results then differ by rounding only. Pin the
+/// algorithm for bitwise reproducibility. It re-analyses by itself when it sees a matrix with a
 /// different row_map (pointer or size), so a stale handle is never used; values may change freely
 /// between calls. Not safe for concurrent use from several execution space instances (the
 /// merge-path carry workspace is shared). Movable, not copyable.
@@ -25,7 +30,7 @@ enum class SpmvMode {
 
 /// SpMV algorithms for op in {no_transpose, conjugate}; the transposed modes always scatter.
 enum class SpmvAlgorithm {
-  automatic,     ///< choose from row-length statistics and the execution space (see choose())
+  automatic,     ///< time both on host spaces, else row statistics (see SpmvHandle)
   row_parallel,  ///< one row per thread (host) or per vector lane group (GPU)
   merge_path,    ///< equal shares of rows + nonzeros per thread (Merrill & Garland, SC'16)
 };
@@ -103,10 +108,31 @@ class SpmvHandle {
     nnz_ = A.nnz();
     stats_ = row_statistics(A);
     chosen_ = requested_ == SpmvAlgorithm::automatic ? choose(stats_) : requested_;
+    timed_ = false;
     items_per_chunk_ = items_per_chunk_request_ > 0 ? items_per_chunk_request_
                                                     : default_items_per_chunk();
     analyzed_ = true;
   }
+
+  /// Matrices with fewer entries take the statistics rule: their products cost microseconds,
+  /// where timing noise decides more than the algorithm.
+  static constexpr long long kTimingMinNnz = 4096;
+
+  /// True when the next product should time both algorithms first (see the class comment).
+  bool needs_timing() const {
+    constexpr bool host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
+    return host && timing_allowed_ && analyzed_ && !timed_ &&
+           requested_ == SpmvAlgorithm::automatic && static_cast<long long>(nnz_) >= kTimingMinNnz;
+  }
+  /// Records the outcome of the timing (impl::time_algorithms).
+  void set_timed_choice(SpmvAlgorithm algorithm) {
+    chosen_ = algorithm;
+    timed_ = true;
+  }
+  /// Keeps the statistics rule: for handles that live for one product only.
+  void disable_timing() { timing_allowed_ = false; }
+  /// Whether the current choice was timed (true) or taken from statistics.
+  bool choice_was_timed() const { return timed_; }
 
   SpmvAlgorithm requested_algorithm() const { return requested_; }
   /// The algorithm used for non-transposed modes (valid after analyze()).
@@ -155,6 +181,8 @@ class SpmvHandle {
   SpmvAlgorithm requested_;
   long long items_per_chunk_request_;
   bool analyzed_ = false;
+  bool timed_ = false;
+  bool timing_allowed_ = true;
   const offset_type* row_map_data_ = nullptr;
   ordinal_type num_rows_ = 0;
   ordinal_type num_cols_ = 0;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/solvers/reduction.hpp"
@@ -64,6 +65,32 @@ class Cg : public Operator<Scalar, Device> {
 
   /// Solves A x = b. x holds the initial guess on entry and the approximate solution on exit.
   SolveResult solve(const_vector_type b, vector_type x) const {
+    Kokkos::Profiling::pushRegion("kelp::solvers::Cg::solve");
+    SolveResult result = solve_impl(b, x);
+    Kokkos::Profiling::popRegion();
+    return result;
+  }
+
+  Ordinal num_rows() const override { return A_->num_rows(); }
+  Ordinal num_cols() const override { return A_->num_cols(); }
+  std::string summary() const override {
+    std::ostringstream out;
+    out << "cg (max_iterations " << params_.max_iterations << ", relative_tolerance "
+        << params_.relative_tolerance << ") preconditioned by " << M_->summary();
+    return out.str();
+  }
+
+ protected:
+  /// As an operator, CG applies an approximate A^{-1}: y = alpha * x_cg + beta * y, x_cg solving
+  /// A x_cg = x from a zero initial guess.
+  void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta) const override {
+    vector_type solution("kelp::Cg::apply::solution", x.extent(0));
+    solve(x, solution);
+    kernels::axpby(alpha, solution, beta, y);
+  }
+
+ private:
+  SolveResult solve_impl(const_vector_type b, vector_type x) const {
     const Ordinal n = A_->num_rows();
     KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
                  DimensionMismatch,
@@ -157,25 +184,6 @@ class Cg : public Operator<Scalar, Device> {
     return result;
   }
 
-  Ordinal num_rows() const override { return A_->num_rows(); }
-  Ordinal num_cols() const override { return A_->num_cols(); }
-  std::string summary() const override {
-    std::ostringstream out;
-    out << "cg (max_iterations " << params_.max_iterations << ", relative_tolerance "
-        << params_.relative_tolerance << ") preconditioned by " << M_->summary();
-    return out.str();
-  }
-
- protected:
-  /// As an operator, CG applies an approximate A^{-1}: y = alpha * x_cg + beta * y, x_cg solving
-  /// A x_cg = x from a zero initial guess.
-  void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta) const override {
-    vector_type solution("kelp::Cg::apply::solution", x.extent(0));
-    solve(x, solution);
-    kernels::axpby(alpha, solution, beta, y);
-  }
-
- private:
   /// r = b - A x; returns ||r||.
   double true_residual(const_vector_type b, vector_type x, vector_type r) const {
     A_->apply(x, r, Scalar(-1), Scalar(0));  // r = -A x
@@ -219,5 +227,9 @@ class Cg : public Operator<Scalar, Device> {
   Reduction reduce_;
   IterationMonitor monitor_;
 };
+
+// Compiled once for the standard scalars, in solvers/eti/ (see kernels/core/eti.hpp).
+#define KELP_CG_ETI(PREFIX, S) PREFIX template class Cg<S, DefaultDevice, LocalReduction>;
+KELP_ETI_FOR_EACH_SCALAR(KELP_CG_ETI, extern)
 
 }  // namespace kelp::solvers

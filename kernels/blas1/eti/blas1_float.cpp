@@ -1,0 +1,8 @@
+// BLAS-1 kernels for float: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/kernels/blas1.hpp"
+
+namespace kelp::kernels {
+KELP_AXPBY_ETI(KELP_ETI_DEFINE, float)
+KELP_DOT_ETI(KELP_ETI_DEFINE, float)
+KELP_NORMS_ETI(KELP_ETI_DEFINE, float)
+}  // namespace kelp::kernels

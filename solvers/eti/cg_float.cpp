@@ -1,0 +1,6 @@
+// Conjugate gradients for float: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/solvers/cg/cg.hpp"
+
+namespace kelp::solvers {
+KELP_CG_ETI(KELP_ETI_DEFINE, float)
+}  // namespace kelp::solvers
