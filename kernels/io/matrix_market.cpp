@@ -895,7 +895,8 @@ std::string declared_matrix(const MatrixMarketInfo& info) {
   std::string text = "a " + std::to_string(info.num_rows) + " x " + std::to_string(info.num_cols) +
                      " matrix";
   if (info.format == MatrixMarketFormat::coordinate) {
-    text += " with " + std::to_string(info.num_stored_entries) + " entries";
+    text += " with " + std::to_string(info.num_stored_entries) +
+            (info.num_stored_entries == 1 ? " entry" : " entries");
   }
   return text;
 }

@@ -489,7 +489,7 @@ TEST(MatrixMarket, SizeLineBeyondTheIndexTypesFailsBeforeReading)
       "counts at most 32767 entries; read it with a 64-bit Offset");
   test::expect_throw_containing<NotSupported>(
       [&] { io::read_matrix_market<double, short, int>(dir.file("wide.mtx")); },
-      "wide.mtx:2: the size line declares a 40000 x 40000 matrix with 1 entries; the 16-bit "
+      "wide.mtx:2: the size line declares a 40000 x 40000 matrix with 1 entry; the 16-bit "
       "Ordinal indexes at most 32767 rows and columns");
   EXPECT_EQ(io::read_matrix_market<double>(dir.file("many.mtx")).nnz(), 1);  // duplicates summed
 }
@@ -507,10 +507,10 @@ TEST(MatrixMarket, SizeLineBeyondTheMachinesMemoryFailsBeforeAllocating)
   test::expect_throw_containing<NotSupported>(
       [&] { io::read_matrix_market<double, std::int64_t>(dir.file("rows.mtx")); },
       "rows.mtx:2: the size line declares a 1000000000000000 x 1000000000000000 matrix with 1 "
-      "entries: its row map alone needs 16000000.0 GB of memory, more than the ");
+      "entry: its row map alone needs 16000000.0 GB of memory, more than the ");
   test::expect_throw_containing<NotSupported>(
       [&] { io::read_dense_matrix_market<double>(dir.file("dense.mtx")); },
-      "dense.mtx:2: the size line declares a 10000000 x 10000000 matrix with 1 entries: as a "
+      "dense.mtx:2: the size line declares a 10000000 x 10000000 matrix with 1 entry: as a "
       "dense array it needs 800000.0 GB of memory");
   EXPECT_EQ(io::read_matrix_market_coo(dir.file("rows.mtx")).rows.size(), 1u);  // no row map
 }
