@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kelp/apps/driver/run/run.hpp"
+#include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "test/support/temp_dir.hpp"
 #include "test/support/expect.hpp"
 
@@ -389,6 +390,36 @@ TEST(EffectiveConfig, ShorthandTypeNamesAreAccepted) {
   EXPECT_EQ(config.problem.rhs.type(), "A_times_ones");
   EXPECT_EQ(config.solver.params<solvers::CgConfig>().preconditioner.summary(),
             "jacobi {damping: 1.0}");
+}
+
+// --- Errors about the matrix name its source -------------------------------------------------------
+
+TEST(ProblemErrors, JacobiZeroDiagonalNamesTheMatrixFileAndOneBasedRow) {
+  TempDir dir;
+  // Row 1 has no diagonal entry.
+  dir.write("x.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1.0\n2 2 4.0\n");
+  const std::string path = dir.write(
+      "cfg.yaml", replace(valid_config, "generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}",
+                          "matrix: {file: x.mtx}"));
+  const RunConfig config = parse_file(path);
+  const solvers::Problem problem = solvers::build_problem(config.problem);
+  auto op = std::make_shared<const MatrixOperator<solvers::ConfigMatrix>>(problem.A);
+
+  test::expect_throw_containing<NumericalError>(
+      [&] { solvers::solver_registry().build(config.solver, op, problem.A); },
+      "kelp::precond::Jacobi::setup_numeric: zero diagonal entry at row 1 (1-based) of matrix '" +
+          (dir.path() / "x.mtx").string() + "'");
+}
+
+TEST(ProblemErrors, GeneratedMatrixIsNamedByItsGeneratorAndNamesEndWithTheProblem) {
+  const RunConfig config = parse_text(valid_config);
+  solvers::ConfigMatrix A;
+  {
+    const solvers::Problem problem = solvers::build_problem(config.problem);
+    A = problem.A;
+    EXPECT_EQ(solvers::matrix_name(A), "laplace3d {nx: 4, ny: 4, nz: 4}");
+  }
+  EXPECT_EQ(solvers::matrix_name(A), "");  // the problem is gone, and its name with it
 }
 
 // --- Building blocks ---------------------------------------------------------------------------

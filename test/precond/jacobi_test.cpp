@@ -1,6 +1,8 @@
 // Jacobi and identity preconditioners: exact values, setup-order rules, zero diagonals.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "kelp/precond/identity.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
 #include "test/support/dense.hpp"
@@ -37,13 +39,37 @@ TEST(Jacobi, AccumulatesWithAlphaAndBeta) {
   EXPECT_EQ(test::to_std(y), (std::vector<double>{5, 5}));
 }
 
-TEST(Jacobi, RejectsZeroDiagonalNamingTheRow) {
+TEST(Jacobi, RejectsZeroDiagonalNamingTheRowOneBased) {
   auto A = test::crs_from_dense<double>({{1, 0, 0}, {0, 1, 1}, {0, 1, 0}});
   precond::Jacobi<Matrix> jacobi;
   jacobi.setup_symbolic(A);
 
-  test::expect_throw_containing<NumericalError>([&] { jacobi.setup_numeric(A); },
-                                                "zero or non-finite diagonal entry at row 2");
+  // Row index 2 (0-based) is the file's row 3.
+  test::expect_throw_containing<NumericalError>(
+      [&] { jacobi.setup_numeric(A); },
+      "kelp::precond::Jacobi::setup_numeric: zero diagonal entry at row 3 (1-based) (absent or "
+      "stored as 0); Jacobi needs a nonzero, finite diagonal");
+}
+
+TEST(Jacobi, ZeroDiagonalErrorNamesTheMatrixLabel) {
+  auto A = test::crs_from_dense<double>({{0, 1}, {1, 2}});
+  precond::Jacobi<Matrix> jacobi(precond::JacobiParams{}, "test/x.mtx");
+
+  test::expect_throw_containing<NumericalError>(
+      [&] { jacobi.setup(A); },
+      "kelp::precond::Jacobi::setup_numeric: zero diagonal entry at row 1 (1-based) of matrix "
+      "'test/x.mtx'");
+  EXPECT_EQ(jacobi.matrix_label(), "test/x.mtx");
+}
+
+TEST(Jacobi, NonFiniteDiagonalErrorNamesTheValue) {
+  auto A = test::crs_from_dense<double>({{1, 0}, {0, std::numeric_limits<double>::infinity()}});
+  precond::Jacobi<Matrix> jacobi;
+
+  test::expect_throw_containing<NumericalError>(
+      [&] { jacobi.setup(A); },
+      "setup_numeric: non-finite diagonal entry (inf) at row 2 (1-based); Jacobi needs a "
+      "nonzero, finite diagonal");
 }
 
 TEST(Jacobi, EnforcesSetupOrder) {

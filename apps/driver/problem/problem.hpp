@@ -9,6 +9,7 @@
 ///
 /// Relative file names resolve against the configuration file's folder.
 
+#include <memory>
 #include <string>
 
 #include "kelp/apps/driver/config/config_node.hpp"
@@ -103,6 +104,9 @@ struct Problem {
   std::string matrix_description;
   /// "ones", "random {seed: 0}", ...
   std::string rhs_description;
+  /// Names A for error messages while the problem lives (see name_matrix): the file name, or
+  /// the generator summary.
+  std::shared_ptr<const void> matrix_name;
 };
 
 /// Generates or reads A and builds b.

@@ -70,6 +70,17 @@ PreconditionerRegistry& preconditioner_registry();
 /// Types: cg.
 SolverRegistry& solver_registry();
 
+/// Names a matrix for error messages: builders that can fail on a matrix's values (Jacobi on a
+/// zero diagonal) look its name up, so that the message the user sees says which matrix it is
+/// ("... at row 7 (1-based) of matrix '/data/A.mtx'"). build_problem names the matrix it builds.
+/// The name holds while the returned handle lives (Problem keeps it next to the matrix); copies of
+/// A share its name. Thread-safe.
+/// @param[in] A      the matrix (identified by its arrays, not by its address)
+/// @param[in] label  its source: a file name or a generator summary
+[[nodiscard]] std::shared_ptr<const void> name_matrix(const ConfigMatrix& A, std::string label);
+/// The name given to A (or a copy of A) by a live name_matrix handle; empty when none.
+std::string matrix_name(const ConfigMatrix& A);
+
 /// Params with no fields (identity, rhs ones, ...).
 struct NoParams {};
 inline void no_fields(config::FieldVisitor&, NoParams&) {}
