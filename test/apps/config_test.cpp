@@ -219,6 +219,46 @@ TEST(Config, MalformedYamlNamesLineAndColumn) {
                       ":3:6: YAML syntax error: end of map flow not found");
 }
 
+TEST(Config, SecondDocumentIsAnError) {
+  expect_config_error(std::string(valid_config) + "---\nsolver: {type: cg, max_iterations: 5}\n",
+                      ":12:1: a second YAML document starts here ('---'); a configuration file "
+                      "holds a single YAML document");
+  // An empty second document too: the file was probably meant to say something there.
+  expect_config_error(std::string(valid_config) + "--- # more\n",
+                      ":12:1: a second YAML document starts here ('---')");
+  expect_config_error("---\n" + std::string(valid_config) + "---\n",
+                      ":13:1: a second YAML document starts here ('---')");
+}
+
+TEST(Config, ContentAfterDocumentEndIsAnError) {
+  expect_config_error(std::string(valid_config) + "...\n# the rest\n\nsolver: {type: cg}\n",
+                      ":15:1: content after the document end marker '...' (line 12); a "
+                      "configuration file holds a single YAML document");
+  expect_config_error(std::string(valid_config) + "...\n  stray text\n",
+                      ":13:3: content after the document end marker '...' (line 12)");
+}
+
+TEST(Config, DocumentMarkersAroundOneDocumentAreFine) {
+  TempDir dir;
+  const std::string path = dir.write(
+      "cfg.yaml", "%YAML 1.2\n---\n" + std::string(valid_config) + "...\n# trailing comment\n\n");
+
+  const RunConfig config = parse_file(path);
+
+  EXPECT_EQ(config.solver.params<solvers::CgConfig>().params.max_iterations, 100);
+}
+
+TEST(Config, TabIndentationSaysTabsAreNotAllowed) {
+  // yaml-cpp says "illegal map value" here; the message names the tab's line and column.
+  expect_config_error(replace(valid_config, "    damping: 1.0", "\tdamping: 1.0"),
+                      ":9:1: YAML syntax error: tab character in the indentation; YAML does not "
+                      "allow tabs for indentation, indent with spaces (yaml-cpp says: ");
+  expect_config_error(replace(valid_config, "  max_iterations: 100", "  \tmax_iterations: 100"),
+                      ":6:3: YAML syntax error: tab character in the indentation");
+  expect_config_error("problem:\n\tgenerator: {type: laplace1d, nx: 4}\n",
+                      ":2:1: YAML syntax error: tab character in the indentation");
+}
+
 TEST(Config, MissingFileIsAFileError) {
   TempDir dir;
   const std::string path = (dir.path() / "nowhere.yaml").string();
@@ -351,14 +391,78 @@ TEST(EffectiveConfig, RoundTripsThroughTheParser) {
       "  rhs: {type: random, seed: 17}\n"
       "solver: {type: cg, relative_tolerance: 1.0e-10, preconditioner: {type: jacobi, damping: 0.7}}\n"
       "output: {report: \"my report: #1.json\", print_config: true}\n");
-  const std::string printed = solvers::effective_config(config);
+  // Written by hand: the given values, every default filled in, the report name quoted.
+  const std::string expected =
+      "problem:\n"
+      "  generator: {type: anisotropic2d, nx: 5, ny: 6, epsilon: 0.01, theta: -0.3}\n"
+      "  rhs: {type: random, seed: 17}\n"
+      "solver:\n"
+      "  type: cg\n"
+      "  max_iterations: 1000\n"
+      "  relative_tolerance: 1.0e-10\n"
+      "  absolute_tolerance: 0.0\n"
+      "  preconditioner: {type: jacobi, damping: 0.7}\n"
+      "output:\n"
+      "  monitor_every: 10\n"
+      "  print_config: true\n"
+      "  fail_on_no_convergence: true\n"
+      "  report: \"my report: #1.json\"\n";
 
+  const std::string printed = solvers::effective_config(config);
   const RunConfig reparsed = parse_text(printed);
 
-  EXPECT_EQ(solvers::effective_config(reparsed), printed);
+  EXPECT_EQ(printed, expected);
+  EXPECT_EQ(solvers::effective_config(reparsed), expected);
+  // The values read back, field by field (defaults included), against literals.
+  const auto& aniso = reparsed.problem.generator.params<solvers::Anisotropic2dParams>();
+  EXPECT_EQ(reparsed.problem.generator.type(), "anisotropic2d");
+  EXPECT_EQ(aniso.nx, 5);
+  EXPECT_EQ(aniso.ny, 6);
+  EXPECT_EQ(aniso.epsilon, 0.01);
+  EXPECT_EQ(aniso.theta, -0.3);
+  EXPECT_EQ(reparsed.problem.rhs.params<solvers::RandomRhsParams>().seed, 17);
+  const auto& cg = reparsed.solver.params<solvers::CgConfig>();
+  EXPECT_EQ(cg.params.max_iterations, 1000);
+  EXPECT_EQ(cg.params.relative_tolerance, 1e-10);
+  EXPECT_EQ(cg.params.absolute_tolerance, 0.0);
+  EXPECT_EQ(cg.preconditioner.type(), "jacobi");
+  EXPECT_EQ(cg.preconditioner.params<precond::JacobiParams>().damping, 0.7);
+  EXPECT_EQ(reparsed.output.monitor_every, 10);
+  EXPECT_TRUE(reparsed.output.print_config);
+  EXPECT_TRUE(reparsed.output.fail_on_no_convergence);
   EXPECT_EQ(reparsed.output.report, "my report: #1.json");
-  EXPECT_EQ(reparsed.problem.generator.params<solvers::Anisotropic2dParams>().theta, -0.3);
-  EXPECT_EQ(reparsed.solver.params<solvers::CgConfig>().params.relative_tolerance, 1e-10);
+}
+
+TEST(EffectiveConfig, PrintsTheMatrixFileAndRhsFileAsAbsolutePaths) {
+  TempDir dir;
+  const std::string path = dir.write(
+      "cfg.yaml", "problem:\n"
+                  "  matrix: {file: A.mtx}\n"
+                  "  rhs: {type: file, file: b.mtx}\n"
+                  "solver: {type: cg, max_iterations: 5, preconditioner: identity}\n"
+                  "output: {monitor_every: 0}\n");
+  const std::string folder = dir.path().string();
+
+  const std::string printed = solvers::effective_config(parse_file(path));
+
+  EXPECT_EQ(printed, "problem:\n"
+                     "  matrix: {file: " + folder + "/A.mtx}\n"
+                     "  rhs: {type: file, file: " + folder + "/b.mtx}\n"
+                     "solver:\n"
+                     "  type: cg\n"
+                     "  max_iterations: 5\n"
+                     "  relative_tolerance: 1.0e-08\n"
+                     "  absolute_tolerance: 0.0\n"
+                     "  preconditioner: {type: identity}\n"
+                     "output:\n"
+                     "  monitor_every: 0\n"
+                     "  print_config: false\n"
+                     "  fail_on_no_convergence: true\n"
+                     "  report: \"\"\n");
+  const RunConfig reparsed = parse_text(printed);
+  EXPECT_EQ(reparsed.problem.matrix.file, folder + "/A.mtx");
+  EXPECT_EQ(reparsed.problem.rhs.params<solvers::FileRhsParams>().file, folder + "/b.mtx");
+  EXPECT_EQ(reparsed.output.report, "");
 }
 
 TEST(EffectiveConfig, RelativeFilesResolveAgainstTheConfigFolder) {
@@ -379,7 +483,7 @@ TEST(EffectiveConfig, RelativeFilesResolveAgainstTheConfigFolder) {
   EXPECT_EQ(overridden.problem.rhs.params<solvers::FileRhsParams>().file,
             (fs::current_path() / "rel" / "b.mtx").string());
   const RunConfig reparsed = parse_text(solvers::effective_config(config));
-  EXPECT_EQ(reparsed.problem.matrix.file, config.problem.matrix.file);
+  EXPECT_EQ(reparsed.problem.matrix.file, (dir.path() / "data" / "A.mtx").string());
 }
 
 TEST(EffectiveConfig, ShorthandTypeNamesAreAccepted) {

@@ -7,7 +7,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 namespace kelp::config {
 
@@ -96,6 +99,101 @@ std::string syntax_error(const std::string& name, const YAML::Exception& e) {
   if (!e.mark.is_null()) out << ":" << e.mark.line + 1 << ":" << e.mark.column + 1;
   out << ": YAML syntax error: " << e.msg;
   return out.str();
+}
+
+/// The lines of `text` (without their '\n').
+std::vector<std::string_view> split_lines(const std::string& text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t newline = std::min(text.find('\n', start), text.size());
+    lines.emplace_back(text.data() + start, newline - start);
+    start = newline + 1;
+  }
+  return lines;
+}
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/// A document marker ("---" or "...") at the start of `line`, alone or followed by a space.
+bool is_marker(std::string_view line, const char* marker) {
+  return line.substr(0, 3) == marker && (line.size() == 3 || is_space(line[3]));
+}
+
+/// Blank, or only a comment.
+bool is_blank_or_comment(std::string_view line) {
+  std::size_t k = 0;
+  while (k < line.size() && is_space(line[k])) ++k;
+  return k == line.size() || line[k] == '#';
+}
+
+/// "name:line:column: " (1-based) for 0-based line and column.
+std::string location_prefix(const std::string& name, std::size_t line, std::size_t column) {
+  return name + ":" + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": ";
+}
+
+/// When yaml-cpp fails on a line indented with a tab (it says "illegal map value" or "illegal
+/// tab when looking for indentation"), a message that says so and points at the tab.
+std::optional<std::string> tab_indentation_error(const std::string& name, const std::string& text,
+                                                 const YAML::Exception& e) {
+  if (e.mark.is_null()) return std::nullopt;
+  const auto lines = split_lines(text);
+  const std::size_t error_line = static_cast<std::size_t>(e.mark.line);
+  // yaml-cpp reports the error on the tab's line; look one line up as well, to be safe.
+  for (const std::size_t line : {error_line, error_line - 1}) {
+    if (line >= lines.size()) continue;  // also error_line - 1 for error_line 0 (wrapped)
+    const std::string_view text_line = lines[line];
+    for (std::size_t column = 0; column < text_line.size(); ++column) {
+      if (text_line[column] == '\t') {
+        return location_prefix(name, line, column) +
+               "YAML syntax error: tab character in the indentation; YAML does not allow tabs "
+               "for indentation, indent with spaces (yaml-cpp says: " + e.msg + ")";
+      }
+      if (text_line[column] != ' ') break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The message for a text that holds more than one YAML document: where the second one starts
+/// (its '---'), or the first content after an end marker '...'.
+std::string second_document_error(const std::string& name, const std::string& text,
+                                  const YAML::Node& second) {
+  constexpr const char* single = "; a configuration file holds a single YAML document";
+  const auto lines = split_lines(text);
+  bool started = false;  // the first document has begun (an explicit '---' or content)
+  std::size_t end_marker = lines.size();
+  for (std::size_t line = 0; line < lines.size(); ++line) {
+    const std::string_view l = lines[line];
+    if (is_marker(l, "---")) {
+      if (!started && end_marker == lines.size()) {
+        started = true;  // the explicit start of the first document
+        continue;
+      }
+      return location_prefix(name, line, 0) + "a second YAML document starts here ('---')" +
+             single;
+    }
+    if (is_marker(l, "...")) {
+      if (end_marker == lines.size()) end_marker = line;
+      continue;
+    }
+    if (is_blank_or_comment(l)) continue;
+    if (!started && l[0] == '%') continue;  // a directive (%YAML 1.2)
+    if (end_marker < lines.size()) {
+      std::size_t column = 0;
+      while (column < l.size() && is_space(l[column])) ++column;
+      return location_prefix(name, line, column) +
+             "content after the document end marker '...' (line " +
+             std::to_string(end_marker + 1) + ")" + single;
+    }
+    started = true;
+  }
+  // Not found by the scan (a marker yaml-cpp saw elsewhere): yaml-cpp's position.
+  const YAML::Mark mark = second.Mark();
+  const std::string where = mark.is_null() ? name + ": "
+                                           : location_prefix(name, static_cast<std::size_t>(mark.line),
+                                                             static_cast<std::size_t>(mark.column));
+  return where + "a second YAML document" + single;
 }
 
 }  // namespace
@@ -281,11 +379,17 @@ ConfigDocument ConfigDocument::from_string(const std::string& text, const std::s
   auto source = std::make_shared<impl::Source>();
   source->name = name;
   source->base_dir = base_dir;
+  std::vector<YAML::Node> documents;
   try {
-    return ConfigDocument(source, YAML::Load(text));
+    // All documents, not just the first: YAML::Load would silently drop a second one (after
+    // '---', or content after '...').
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
+    if (auto tab = tab_indentation_error(name, text, e)) throw ConfigError(*tab);
     throw ConfigError(syntax_error(name, e));
   }
+  if (documents.size() > 1) throw ConfigError(second_document_error(name, text, documents[1]));
+  return ConfigDocument(source, documents.empty() ? YAML::Node() : documents.front());
 }
 
 ConfigNode ConfigDocument::root() const {
