@@ -110,7 +110,8 @@ MatrixMarketCoo read_matrix_market_coo(const std::string& path);
 /// Meant for vectors and multi-vectors (array format); a coordinate file is accepted and
 /// scattered into rows * cols values.
 /// @param[in] path  file name (plain or gzip)
-/// @throws FileError as read_matrix_market_coo; also when rows * cols overflows
+/// @throws FileError as read_matrix_market_coo; also when rows * cols overflows;
+///         NotSupported when the dense array would not fit in the machine's memory
 MatrixMarketArray read_matrix_market_array(const std::string& path);
 
 namespace impl {

@@ -97,7 +97,9 @@ class ConfigDocument {
  public:
   /// Reads and parses a YAML file.
   /// @throws FileError when the file cannot be read, ConfigError on a YAML syntax error
-  ///         ("file:line:column: YAML syntax error: ...")
+  ///         ("file:line:column: YAML syntax error: ..."; a tab in the indentation is named as
+  ///         such) and when the file holds more than one YAML document (a second '---', or
+  ///         content after the end marker '...')
   static ConfigDocument from_file(const std::string& path);
   /// Parses YAML text. `name` stands for the file in messages; relative file names in the
   /// configuration resolve against `base_dir` (empty: the working directory).
