@@ -2,6 +2,9 @@
 // Assertion helpers shared by the tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -21,6 +24,17 @@ void expect_throw_containing(const std::function<void()>& fn, const std::string&
     return;
   }
   ADD_FAILURE() << "expected an exception containing: " << needle;
+}
+
+/// Whether an iteration count lies in the band around the count pinned for a problem:
+/// |actual - pinned| <= max(3, 10 % of pinned). Wide enough for the rounding differences between
+/// thread counts, SpMV algorithms and GPUs; narrow enough that a slower (or suspiciously faster)
+/// convergence fails. Use as EXPECT_TRUE(test::iterations_near(result.iterations, 935)).
+inline ::testing::AssertionResult iterations_near(int actual, int pinned) {
+  const int band = std::max(3, static_cast<int>(std::ceil(0.1 * pinned)));
+  if (std::abs(actual - pinned) <= band) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << actual << " iterations, pinned " << pinned << " +- "
+                                       << band;
 }
 
 }  // namespace kelp::test
