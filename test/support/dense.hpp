@@ -1,5 +1,6 @@
 #pragma once
-// Small dense helpers for exact tests: build CRS from a dense table, vectors from lists.
+// Small dense helpers: CRS from a dense table, device (multi-)vectors from host values and back,
+// dense copies of small CRS matrices.
 #include <initializer_list>
 #include <vector>
 
@@ -36,6 +37,19 @@ VectorView<Scalar> vector_from(const std::vector<Scalar>& entries) {
   VectorView<Scalar> v("kelp::test::vector", entries.size());
   auto h = Kokkos::create_mirror_view(v);
   for (std::size_t i = 0; i < entries.size(); ++i) h(i) = entries[i];
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+/// Device multi-vector (n x k, in Layout) with the given entries, stored column-major:
+/// entry (i, j) is column_major[i + j * n].
+template <class Scalar, class Layout = Kokkos::LayoutLeft>
+MultiVectorView<Scalar, Layout> multivector_from(const std::vector<Scalar>& column_major,
+                                                 std::size_t n, std::size_t k) {
+  MultiVectorView<Scalar, Layout> v("kelp::test::multivector", n, k);
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t j = 0; j < k; ++j)
+    for (std::size_t i = 0; i < n; ++i) h(i, j) = column_major[i + j * n];
   Kokkos::deep_copy(v, h);
   return v;
 }

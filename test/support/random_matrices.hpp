@@ -1,5 +1,5 @@
 #pragma once
-// Generated test matrices with the shapes that break kernels: empty rows, very long rows,
+// Random vectors, and generated test matrices with the shapes that break kernels: empty rows, very long rows,
 // odd sizes, rectangular shapes.
 #include <random>
 #include <vector>
@@ -18,6 +18,15 @@ Scalar random_scalar(std::mt19937& rng) {
   } else {
     return static_cast<Scalar>(dist(rng));
   }
+}
+
+/// n random scalars (components uniform in [-1, 1]) from the given seed.
+template <class Scalar>
+std::vector<Scalar> random_vector(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Scalar> v(n);
+  for (auto& x : v) x = random_scalar<Scalar>(rng);
+  return v;
 }
 
 /// Random num_rows x num_cols matrix: about `mean_row_nnz` entries per row, every `empty_every`-th

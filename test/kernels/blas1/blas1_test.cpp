@@ -7,6 +7,7 @@
 #include <random>
 
 #include "kelp/kernels/blas1.hpp"
+#include "test/support/dense.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
@@ -19,34 +20,6 @@ using Mag = typename ScalarTraits<Scalar>::magnitude_type;
 template <class Scalar>
 double tol() {
   return std::is_same<Mag<Scalar>, float>::value ? 1e-4 : 1e-12;
-}
-
-template <class Scalar>
-std::vector<Scalar> random_values(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<Scalar> v(n);
-  for (auto& x : v) x = test::random_scalar<Scalar>(rng);
-  return v;
-}
-
-template <class Scalar, class Layout = Kokkos::LayoutLeft>
-Kokkos::View<Scalar**, Layout> device_multivector(const std::vector<Scalar>& column_major, std::size_t n,
-                                                  std::size_t k) {
-  Kokkos::View<Scalar**, Layout> v("mv", n, k);
-  auto h = Kokkos::create_mirror_view(v);
-  for (std::size_t j = 0; j < k; ++j)
-    for (std::size_t i = 0; i < n; ++i) h(i, j) = column_major[i + j * n];
-  Kokkos::deep_copy(v, h);
-  return v;
-}
-
-template <class Scalar>
-Kokkos::View<Scalar*> device_vector(const std::vector<Scalar>& values) {
-  Kokkos::View<Scalar*> v("v", values.size());
-  auto h = Kokkos::create_mirror_view(v);
-  for (std::size_t i = 0; i < values.size(); ++i) h(i) = values[i];
-  Kokkos::deep_copy(v, h);
-  return v;
 }
 
 /// Exact-enough reference dot in double precision, and the rigorous forward error bound of a
@@ -88,8 +61,8 @@ TYPED_TEST_SUITE(Blas1Typed, ScalarTypes);
 TYPED_TEST(Blas1Typed, DotAndFusedDotsMatchReference) {
   using S = TypeParam;
   for (std::size_t n : {0, 1, 17, 1001, 100003}) {
-    const auto x = random_values<S>(n, 1), y = random_values<S>(n, 2), z = random_values<S>(n, 3);
-    auto dx = device_vector(x), dy = device_vector(y), dz = device_vector(z);
+    const auto x = test::random_vector<S>(n, 1), y = test::random_vector<S>(n, 2), z = test::random_vector<S>(n, 3);
+    auto dx = test::vector_from(x), dy = test::vector_from(y), dz = test::vector_from(z);
 
     const S d = kernels::dot(dx, dy);
     const auto [d1, d2] = kernels::dots(dx, dy, dz, dz);
@@ -104,8 +77,8 @@ TYPED_TEST(Blas1Typed, DotAndFusedDotsMatchReference) {
 TYPED_TEST(Blas1Typed, NormsMatchReferenceAndPropagateNaN) {
   using S = TypeParam;
   const std::size_t n = 1001;
-  const auto x = random_values<S>(n, 4);
-  auto dx = device_vector(x);
+  const auto x = test::random_vector<S>(n, 4);
+  auto dx = test::vector_from(x);
   double ref2 = 0, refinf = 0;
   for (const auto& v : x) {
     ref2 += ScalarTraits<S>::abs2(v);
@@ -126,17 +99,17 @@ TYPED_TEST(Blas1Typed, NormsMatchReferenceAndPropagateNaN) {
 TYPED_TEST(Blas1Typed, AxpbyUpdateScalMatchReferenceAndIgnorePoisonedOutputs) {
   using S = TypeParam;
   const std::size_t n = 777;
-  const auto x = random_values<S>(n, 5), y = random_values<S>(n, 6), z = random_values<S>(n, 7);
+  const auto x = test::random_vector<S>(n, 5), y = test::random_vector<S>(n, 6), z = test::random_vector<S>(n, 7);
   const S a = S(1.5), b = S(-0.25), g = S(2);
-  auto dx = device_vector(x), dy = device_vector(y), dz = device_vector(z);
-  auto dpoisoned = device_vector(y);
+  auto dx = test::vector_from(x), dy = test::vector_from(y), dz = test::vector_from(z);
+  auto dpoisoned = test::vector_from(y);
   test::poison(dpoisoned);
 
   kernels::axpby(a, dx, b, dy);             // y = a x + b y
   kernels::axpby(a, dx, S(0), dpoisoned);   // poisoned y must not be read
-  auto du = device_vector(y);
+  auto du = test::vector_from(y);
   kernels::update(a, dx, b, du, g, dz);     // u = a x + b u + g z
-  auto ds = device_vector(x);
+  auto ds = test::vector_from(x);
   kernels::scal(b, ds);
 
   auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dy);
@@ -154,8 +127,8 @@ TYPED_TEST(Blas1Typed, AxpbyUpdateScalMatchReferenceAndIgnorePoisonedOutputs) {
 template <class S, class Layout>
 void check_multivector_kernels() {
   const std::size_t n = 1003, k = 5;
-  const auto x = random_values<S>(n * k, 8), y = random_values<S>(n * k, 9);
-  auto X = device_multivector<S, Layout>(x, n, k), Y = device_multivector<S, Layout>(y, n, k);
+  const auto x = test::random_vector<S>(n * k, 8), y = test::random_vector<S>(n * k, 9);
+  auto X = test::multivector_from<S, Layout>(x, n, k), Y = test::multivector_from<S, Layout>(y, n, k);
   Kokkos::View<S*> dots("dots", k);
   Kokkos::View<Mag<S>*> norms("norms", k), norms_inf("norms_inf", k);
   test::poison(dots);
@@ -190,7 +163,7 @@ TYPED_TEST(Blas1Typed, MultiVectorKernelsWorkColumnWiseInBothLayouts) {
 
 TEST(Blas1, ComplexDotConjugatesTheFirstArgument) {
   using C = Kokkos::complex<double>;
-  auto x = device_vector<C>({C(0, 1)}), y = device_vector<C>({C(0, 1)});
+  auto x = test::vector_from<C>({C(0, 1)}), y = test::vector_from<C>({C(0, 1)});
 
   EXPECT_EQ(kernels::dot(x, y), C(1, 0));  // conj(i) * i = 1, not i * i = -1
 }
