@@ -355,6 +355,7 @@ CrsMatrix<Scalar, OrdinalT, OffsetT, Device> read_matrix_market(const std::strin
                                   << " matrix with " << coo.info.num_stored_entries
                                   << " stored entries (as the size line declares)");
   }
+  return {};  // not reached: the handler throws (nvcc cannot tell)
 }
 
 /// Reads a Matrix Market file into a dense column-major multi-vector X on Device.

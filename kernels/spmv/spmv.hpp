@@ -18,6 +18,7 @@
 #include "kelp/kernels/core/column_access.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/standard_views.hpp"
 #include "kelp/kernels/spmv/impl/spmv_merge_path.hpp"
 #include "kelp/kernels/spmv/impl/spmv_row_parallel.hpp"
@@ -121,7 +122,7 @@ template <class Matrix, class XView, class YView>
 void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
           const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
   impl::check_spmv_arguments(mode, A, x, y);
-  Kokkos::Profiling::pushRegion("kelp::kernels::spmv");
+  const ProfilingRegion region("kelp::kernels::spmv");
   using Device = typename Matrix::device_type;
   if constexpr (kelp::impl::has_standard_form<XView, Device>::value &&
                 kelp::impl::has_standard_form<YView, Device>::value) {
@@ -131,7 +132,6 @@ void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_typ
   } else {
     impl::spmv_body<Matrix, XView, YView>(handle, mode, alpha, A, x, beta, y);
   }
-  Kokkos::Profiling::popRegion();
 }
 
 /// y = beta*y + alpha*op(A)*x with a one-off handle (automatic algorithm). On parallel execution

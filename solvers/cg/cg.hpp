@@ -8,6 +8,7 @@
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/operator.hpp"
+#include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
@@ -65,10 +66,8 @@ class Cg : public Operator<Scalar, Device> {
 
   /// Solves A x = b. x holds the initial guess on entry and the approximate solution on exit.
   SolveResult solve(const_vector_type b, vector_type x) const {
-    Kokkos::Profiling::pushRegion("kelp::solvers::Cg::solve");
-    SolveResult result = solve_impl(b, x);
-    Kokkos::Profiling::popRegion();
-    return result;
+    const ProfilingRegion region("kelp::solvers::Cg::solve");
+    return solve_impl(b, x);
   }
 
   Ordinal num_rows() const override { return A_->num_rows(); }

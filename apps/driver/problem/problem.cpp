@@ -201,8 +201,7 @@ Problem build_problem(const ProblemConfig& config) {
                  "problem.matrix: " << file << " is " << problem.A.num_rows() << " x "
                                     << problem.A.num_cols() << "; the solvers need a square matrix");
   }
-  problem.matrix_name = name_matrix(
-      problem.A, config.generator.empty() ? config.matrix.file : config.generator.summary());
+  problem.matrix_name = config.generator.empty() ? config.matrix.file : config.generator.summary();
   problem.b = rhs_registry().build(config.rhs, problem.A);
   problem.rhs_description = config.rhs.summary();
   return problem;

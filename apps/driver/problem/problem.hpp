@@ -104,9 +104,8 @@ struct Problem {
   std::string matrix_description;
   /// "ones", "random {seed: 0}", ...
   std::string rhs_description;
-  /// Names A for error messages while the problem lives (see name_matrix): the file name, or
-  /// the generator summary.
-  std::shared_ptr<const void> matrix_name;
+  /// A's source for error messages: the file name, or the generator summary.
+  std::string matrix_name;
 };
 
 /// Generates or reads A and builds b.

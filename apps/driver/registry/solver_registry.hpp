@@ -58,28 +58,24 @@ class SolverAdapter final : public LinearSolver {
   std::shared_ptr<Solver> solver_;
 };
 
+/// A matrix with the name of its source (a file name or a generator summary), so that builders
+/// that can fail on its values (Jacobi on a zero diagonal) say which matrix it is.
+struct NamedMatrix {
+  ConfigMatrix matrix;
+  std::string name;
+};
+
 /// Builds a preconditioner for A, set up (setup_symbolic + setup_numeric) and ready to apply.
-using PreconditionerRegistry = Registry<std::shared_ptr<const ConfigOperator>, const ConfigMatrix&>;
+using PreconditionerRegistry = Registry<std::shared_ptr<const ConfigOperator>, const NamedMatrix&>;
 /// Builds a solver for the operator A (first argument) whose matrix is the second argument
 /// (what preconditioners are built from).
 using SolverRegistry = Registry<std::shared_ptr<LinearSolver>, std::shared_ptr<const ConfigOperator>,
-                                const ConfigMatrix&>;
+                                const NamedMatrix&>;
 
 /// Types: identity, jacobi.
 PreconditionerRegistry& preconditioner_registry();
 /// Types: cg.
 SolverRegistry& solver_registry();
-
-/// Names a matrix for error messages: builders that can fail on a matrix's values (Jacobi on a
-/// zero diagonal) look its name up, so that the message the user sees says which matrix it is
-/// ("... at row 7 (1-based) of matrix '/data/A.mtx'"). build_problem names the matrix it builds.
-/// The name holds while the returned handle lives (Problem keeps it next to the matrix); copies of
-/// A share its name. Thread-safe.
-/// @param[in] A      the matrix (identified by its arrays, not by its address)
-/// @param[in] label  its source: a file name or a generator summary
-[[nodiscard]] std::shared_ptr<const void> name_matrix(const ConfigMatrix& A, std::string label);
-/// The name given to A (or a copy of A) by a live name_matrix handle; empty when none.
-std::string matrix_name(const ConfigMatrix& A);
 
 /// Params with no fields (identity, rhs ones, ...).
 struct NoParams {};

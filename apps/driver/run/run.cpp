@@ -144,7 +144,7 @@ RunResult run(const RunConfig& config, std::ostream& out) {
   {
     ProfilingRegion region("kelp::run::setup");  // solver and preconditioner, incl. their setup
     auto op = std::make_shared<const MatrixOperator<ConfigMatrix>>(A);
-    solver = solver_registry().build(config.solver, op, A);
+    solver = solver_registry().build(config.solver, op, NamedMatrix{A, result.problem.matrix_name});
     result.setup_seconds = seconds_since(start);
   }
   result.solver_summary = solver->summary();
