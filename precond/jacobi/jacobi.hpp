@@ -5,7 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/diagonal.hpp"
+#include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/precond/preconditioner.hpp"
 
@@ -128,5 +130,9 @@ class Jacobi : public Preconditioner<Matrix> {
   SetupState state_;
   VectorView<Scalar, typename Matrix::device_type> inverse_diagonal_;
 };
+
+// Compiled once for the standard scalars, in precond/eti/ (see kernels/core/eti.hpp).
+#define KELP_JACOBI_ETI(PREFIX, S) PREFIX template class Jacobi<CrsMatrix<S>>;
+KELP_ETI_FOR_EACH_SCALAR(KELP_JACOBI_ETI, extern)
 
 }  // namespace kelp::precond

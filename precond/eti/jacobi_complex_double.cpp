@@ -1,0 +1,6 @@
+// Jacobi preconditioner for CrsMatrix<Kokkos::complex<double>>: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/precond/jacobi/jacobi.hpp"
+
+namespace kelp::precond {
+KELP_JACOBI_ETI(KELP_ETI_DEFINE, Kokkos::complex<double>)
+}  // namespace kelp::precond
