@@ -24,6 +24,9 @@
 #include "kelp/apps/driver/run/run.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/reference.hpp"
+#include "test/support/dense.hpp"
+#include "test/support/files.hpp"
+#include "test/support/residual.hpp"
 #include "test/support/temp_dir.hpp"
 
 namespace kelp {
@@ -46,12 +49,6 @@ std::string config_path(const std::string& name) {
   return (fs::path(KELP_SOURCE_DIR) / "configs" / name).string();
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// Overrides that shrink a configuration's generated grid to 12 points per direction.
 std::vector<std::string> small_problem_overrides(const std::string& path) {
@@ -65,30 +62,13 @@ std::vector<std::string> small_problem_overrides(const std::string& path) {
   return overrides;
 }
 
-/// ||b - A x|| / ||b||, computed sequentially on the host with the reference SpMV.
-double reference_relative_residual(const solvers::ConfigMatrix& A, solvers::ConfigVector b,
-                                   solvers::ConfigVector x) {
-  const auto host_A = test::to_host_crs(A);
-  const auto host_b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-  const auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  const std::vector<double> bv(host_b.data(), host_b.data() + host_b.extent(0));
-  const std::vector<double> xv(host_x.data(), host_x.data() + host_x.extent(0));
-  const auto r = test::reference_spmv<double>(kernels::SpmvMode::no_transpose, -1.0, host_A, xv,
-                                              1.0, bv);  // r = b - A x
-  double rr = 0, bb = 0;
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    rr += r[i] * r[i];
-    bb += bv[i] * bv[i];
-  }
-  return std::sqrt(rr) / std::sqrt(bb);
-}
 
 TEST(Configs, EveryConfigStartsWithAComment) {
   const auto files = config_files();
 
   ASSERT_GE(files.size(), 4u);
   for (const auto& file : files) {
-    EXPECT_EQ(read_text(file).rfind("# ", 0), 0u) << file << " must start with a comment";
+    EXPECT_EQ(test::read_file(file).rfind("# ", 0), 0u) << file << " must start with a comment";
   }
 }
 
@@ -116,7 +96,7 @@ TEST(Configs, EveryConfigConvergesOnASmallProblem) {
 
     EXPECT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
     EXPECT_TRUE(result.solve.converged()) << solvers::to_string(result.solve.reason);
-    const double residual = reference_relative_residual(result.problem.A, result.problem.b, result.x);
+    const double residual = test::reference_relative_residual(result.problem.A, result.problem.b, result.x);
     EXPECT_LE(residual, 1.01 * tolerance);
     EXPECT_NEAR(result.true_relative_residual, residual, 1e-3 * tolerance);
     EXPECT_NE(out.str().find("summary:"), std::string::npos);
@@ -148,10 +128,7 @@ TEST(Configs, RhsChoicesGiveTheExpectedVectors) {
                                             rhs + "}\nsolver: cg\n")
             .root());
   };
-  const auto host = [](solvers::ConfigVector v) {
-    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-    return std::vector<double>(h.data(), h.data() + h.extent(0));
-  };
+  const auto host = [](solvers::ConfigVector v) { return test::to_std(v); };
 
   const auto ones = solvers::build_problem(parse("ones").problem);
   const auto a_ones = solvers::build_problem(parse("A_times_ones").problem);
@@ -199,8 +176,8 @@ Outcome run_kelp(const std::vector<std::string>& args) {
   command += " >" + shell_quote(dir.file("out")) + " 2>" + shell_quote(dir.file("err"));
   const int status = std::system(command.c_str());
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.out = read_text(dir.file("out"));
-  outcome.err = read_text(dir.file("err"));
+  outcome.out = test::read_file(dir.file("out"));
+  outcome.err = test::read_file(dir.file("err"));
   return outcome;
 }
 
@@ -236,7 +213,7 @@ TEST(KelpApp, ConvergedRunExitsWith0AndWritesTheReport) {
   EXPECT_TRUE(contains(outcome.out, "rows 1000, nnz 6400")) << outcome.out;
   EXPECT_TRUE(contains(outcome.out, "iter     5  residual ")) << outcome.out;
   EXPECT_TRUE(contains(outcome.out, "converged_relative")) << outcome.out;
-  const std::string json = read_text(report);
+  const std::string json = test::read_file(report);
   EXPECT_TRUE(contains(json, "\"stop_reason\": \"converged_relative\"")) << json;
   EXPECT_TRUE(contains(json, "\"num_rows\": 1000")) << json;
   EXPECT_TRUE(contains(json, "\"damping\": 1.0")) << json;
@@ -272,7 +249,7 @@ TEST(KelpRun, ReportIsValidJsonWithNonFiniteNumbersAsNullAndEscapedStrings) {
 
   solvers::write_report(path, config, result);
 
-  const std::string text = read_text(path);
+  const std::string text = test::read_file(path);
   EXPECT_FALSE(contains(text, "nan")) << text;
   EXPECT_FALSE(contains(text, "inf")) << text;
   const auto parsed = nlohmann::json::parse(text);
@@ -484,7 +461,7 @@ TEST(KelpApp, ReportOptionAcceptsTheEqualsForm) {
 
 /// The version in the top-level CMakeLists.txt: project(Kelp VERSION x.y.z ...).
 std::string project_version() {
-  const std::string cmake = read_text((fs::path(KELP_SOURCE_DIR) / "CMakeLists.txt").string());
+  const std::string cmake = test::read_file((fs::path(KELP_SOURCE_DIR) / "CMakeLists.txt").string());
   std::smatch match;
   if (!std::regex_search(cmake, match, std::regex(R"(project\(Kelp VERSION ([0-9.]+))"))) return "?";
   return match[1];
@@ -581,7 +558,7 @@ TEST(KelpApp, OutputCheckKeepsAnExistingFileAndLeavesNoNewOne) {
 
   EXPECT_EQ(over_existing.exit_code, 2);
   expect_one_error_line(over_existing.err, dir.file("none.mtx"));
-  EXPECT_EQ(read_text(existing), "keep me\n");
+  EXPECT_EQ(test::read_file(existing), "keep me\n");
   EXPECT_EQ(over_fresh.exit_code, 2);
   EXPECT_FALSE(fs::exists(fresh));
 }

@@ -20,7 +20,10 @@
 #include <vector>
 
 #include "test/support/expect.hpp"
+#include "test/support/dense.hpp"
+#include "test/support/files.hpp"
 #include "test/support/paths.hpp"
+#include "test/support/temp_dir.hpp"
 
 namespace kelp {
 namespace {
@@ -36,20 +39,7 @@ using Dense = std::vector<std::vector<Scalar>>;
 
 std::string mm_file(const std::string& name) { return test::data_path("mm/" + name); }
 
-/// Dense host copy of a CRS matrix (duplicates, if any, summed).
-template <class Matrix>
-Dense<typename Matrix::scalar_type> to_dense(const Matrix& A) {
-  using Scalar = typename Matrix::scalar_type;
-  const auto H = to_host(A);
-  Dense<Scalar> dense(static_cast<std::size_t>(H.num_rows()),
-                      std::vector<Scalar>(static_cast<std::size_t>(H.num_cols()), Scalar(0)));
-  for (typename Matrix::ordinal_type i = 0; i < H.num_rows(); ++i) {
-    for (auto k = H.row_map()(i); k < H.row_map()(i + 1); ++k) {
-      dense[i][H.entries()(k)] += H.values()(k);
-    }
-  }
-  return dense;
-}
+using test::to_dense;
 
 template <class Matrix>
 void expect_matrix_eq(const Matrix& A, const Dense<typename Matrix::scalar_type>& expected) {
@@ -92,32 +82,7 @@ void expect_identical(const MatrixA& A, const MatrixB& B) {
   }
 }
 
-/// A fresh directory under the system temp folder, removed with everything in it at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "kelp-mm-test-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::size_t num_files() const {
-    return static_cast<std::size_t>(
-        std::distance(fs::directory_iterator(path_), fs::directory_iterator()));
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using test::TempDir;
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -544,7 +509,7 @@ TEST(MatrixMarket, GzipSizeLineIsCheckedAgainstTheLargestDeflateExpansion)
 TEST(MatrixMarket, ReadsGzipCompressedFilesWhateverTheirName)
 {
   TempDir dir;
-  const std::string text = read_bytes(mm_file("complex_hermitian.mtx"));
+  const std::string text = test::read_file(mm_file("complex_hermitian.mtx"));
   write_gzip(dir.file("a.mtx.gz"), text);
   write_gzip(dir.file("b.mtx"), text);
 
@@ -559,8 +524,8 @@ TEST(MatrixMarket, ReadsGzipCompressedFilesWhateverTheirName)
 TEST(MatrixMarket, CorruptOrTruncatedGzipThrowsFileError)
 {
   TempDir dir;
-  write_gzip(dir.file("good.mtx.gz"), read_bytes(mm_file("real_general.mtx")));
-  std::string bytes = read_bytes(dir.file("good.mtx.gz"));
+  write_gzip(dir.file("good.mtx.gz"), test::read_file(mm_file("real_general.mtx")));
+  std::string bytes = test::read_file(dir.file("good.mtx.gz"));
   ASSERT_GT(bytes.size(), 20u);
   std::string bad_checksum = bytes;
   bad_checksum[bad_checksum.size() - 8] ^= 0x5a;  // the CRC-32 of the gzip trailer
@@ -626,7 +591,7 @@ TEST(MatrixMarket, WriteThenReadIsExactForComplexAndGzip)
   const auto B = io::read_matrix_market<Complex>(dir.file("a.mtx.gz"));
 
   expect_identical(A, B);
-  EXPECT_EQ(read_bytes(dir.file("a.mtx.gz")).substr(0, 2), "\x1f\x8b");  // gzip magic
+  EXPECT_EQ(test::read_file(dir.file("a.mtx.gz")).substr(0, 2), "\x1f\x8b");  // gzip magic
   EXPECT_EQ(io::read_matrix_market_info(dir.file("a.mtx.gz")).field, MatrixMarketField::complex);
 }
 
@@ -675,8 +640,8 @@ TEST(MatrixMarket, SymmetricWriteOfNonSymmetricMatrixThrowsAndKeepsOldFile)
       [&] { io::write_matrix_market(dir.file("a.mtx"), pattern, options); },
       "A is not symmetric: A(1, 0) is stored but A(0, 1) is not");
 
-  EXPECT_EQ(read_bytes(dir.file("a.mtx")), "old content\n");
-  EXPECT_EQ(dir.num_files(), 1u);
+  EXPECT_EQ(test::read_file(dir.file("a.mtx")), "old content\n");
+  EXPECT_EQ(test::count_entries(dir.path()), 1u);
 }
 
 TEST(MatrixMarket, WriteReplacesExistingFileAndLeavesNoTemporaryFiles)
@@ -688,7 +653,7 @@ TEST(MatrixMarket, WriteReplacesExistingFileAndLeavesNoTemporaryFiles)
   io::write_matrix_market(dir.file("a.mtx"), A);
 
   expect_identical(io::read_matrix_market<double>(dir.file("a.mtx")), A);
-  EXPECT_EQ(dir.num_files(), 1u);
+  EXPECT_EQ(test::count_entries(dir.path()), 1u);
 }
 
 TEST(MatrixMarket, WriteIntoMissingFolderThrowsFileError)
