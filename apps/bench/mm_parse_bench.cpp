@@ -25,6 +25,7 @@
 
 #include "kelp/apps/bench/bench_common.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
+#include "kelp/apps/driver/run/thread_binding.hpp"
 
 namespace {
 
@@ -191,6 +192,7 @@ int run(const BenchConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kelp::solvers::bind_threads_or_restart(argv);  // bound threads, and no warning in the JSON
   Kokkos::ScopeGuard kokkos(argc, argv);
   BenchConfig config;
   if (const char* env = std::getenv("KELP_MATRICES_DIR")) {

@@ -78,6 +78,7 @@
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
+#include "kelp/apps/driver/run/thread_binding.hpp"
 
 #ifdef KELP_HAVE_KOKKOSKERNELS
 #include <KokkosSparse_CrsMatrix.hpp>
@@ -864,6 +865,7 @@ const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  kelp::solvers::bind_threads_or_restart(argv);  // bound threads, and no warning in the JSON
   Kokkos::ScopeGuard kokkos(argc, argv);
   Options options;
   options.shared_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;

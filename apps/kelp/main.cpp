@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "kelp/apps/driver/run/command_line.hpp"
+#include "kelp/apps/driver/run/thread_binding.hpp"
 
 int main(int argc, char* argv[]) {
+  kelp::solvers::bind_threads_or_restart(argv);
   // Kokkos sees only the --kokkos-* arguments: it would also act on unprefixed ones such as
   // --help (printing its own help before kelp's) and leave them in argv.
   std::vector<char*> kokkos_argv = {argv[0]};

@@ -162,8 +162,9 @@ std::string kelp_binary() {
   return std::string(dir ? dir : KELP_BINARY_DIR) + "/apps/kelp/kelp";
 }
 
-/// Runs the kelp executable with `args`; captures exit code, stdout and stderr.
-Outcome run_kelp(const std::vector<std::string>& args) {
+/// Runs the kelp executable with `args` (after the shell words `env_prefix`, e.g. "env -u X");
+/// captures exit code, stdout and stderr.
+Outcome run_kelp(const std::vector<std::string>& args, const std::string& env_prefix = "") {
   TempDir dir("streams");
   const std::string binary = kelp_binary();
   Outcome outcome;
@@ -171,7 +172,7 @@ Outcome run_kelp(const std::vector<std::string>& args) {
     ADD_FAILURE() << binary << " does not exist; build the kelp-app target first";
     return outcome;
   }
-  std::string command = shell_quote(binary);
+  std::string command = env_prefix + (env_prefix.empty() ? "" : " ") + shell_quote(binary);
   for (const auto& arg : args) command += " " + shell_quote(arg);
   command += " >" + shell_quote(dir.file("out")) + " 2>" + shell_quote(dir.file("err"));
   const int status = std::system(command.c_str());
@@ -465,6 +466,21 @@ std::string project_version() {
   std::smatch match;
   if (!std::regex_search(cmake, match, std::regex(R"(project\(Kelp VERSION ([0-9.]+))"))) return "?";
   return match[1];
+}
+
+TEST(KelpApp, BindsThreadsWhenTheUserDidNotAndKeepsTheUsersChoice) {
+  const auto unset = run_kelp({"info"}, "env -u OMP_PROC_BIND -u OMP_PLACES");
+  const auto user = run_kelp({"info"}, "env OMP_PROC_BIND=false");
+
+  ASSERT_EQ(unset.exit_code, 0) << unset.err;
+  EXPECT_EQ(unset.out.find("WARNING"), std::string::npos) << unset.out;  // stdout stays clean
+  ASSERT_EQ(user.exit_code, 0) << user.err;
+  EXPECT_NE(user.out.find("thread binding: OMP_PROC_BIND=false"), std::string::npos) << user.out;
+#if defined(KOKKOS_ENABLE_OPENMP)
+  EXPECT_NE(unset.out.find("thread binding: OMP_PROC_BIND=spread, OMP_PLACES=threads"),
+            std::string::npos)
+      << unset.out;
+#endif
 }
 
 TEST(KelpApp, VersionAndInfoDescribeTheBuildAndTheMachine) {

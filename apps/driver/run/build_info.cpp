@@ -1,11 +1,19 @@
 #include "kelp/apps/driver/run/build_info.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <cstdlib>
 #include <sstream>
 
 #include "kelp_build_info.hpp"  // generated: KELP_VERSION_STRING, KELP_GIT_REVISION
 
 namespace kelp::solvers {
+
+namespace {
+const char* env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : fallback;
+}
+}  // namespace
 
 namespace {
 
@@ -75,6 +83,8 @@ std::string build_info() {
       << "default execution space: " << Kokkos::DefaultExecutionSpace::name() << "\n"
       << "host execution space: " << Kokkos::DefaultHostExecutionSpace::name() << "\n"
       << "host threads: " << Kokkos::DefaultHostExecutionSpace().concurrency() << "\n"
+      << "thread binding: OMP_PROC_BIND=" << env_or("OMP_PROC_BIND", "(unset)")
+      << ", OMP_PLACES=" << env_or("OMP_PLACES", "(unset)") << "\n"
       << "gpu: " << gpu() << "\n";
   return out.str();
 }
