@@ -5,11 +5,6 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-if(KELP_IN_TREE_KOKKOS)
-  # An in-tree Kokkos (CUDA build) is not exported with Kelp; such builds are used in place.
-  return()
-endif()
-
 foreach(area kernels precond solvers distributed)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${area}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kelp/${area}
@@ -27,8 +22,14 @@ if(KELP_ENABLE_MPI)
   install(EXPORT KelpMpiTargets NAMESPACE Kelp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)
 endif()
 
-# The Kokkos this Kelp was built with, so a consumer finds the same one by default.
-set(KELP_KOKKOS_DIR "${Kokkos_DIR}")
+# The Kokkos this Kelp was built with, so a consumer finds the same one by default: the one
+# installed beside Kelp for in-tree (CUDA) builds, whose Kokkos installs itself with Kelp, else
+# the one found at configure time.
+if(KELP_IN_TREE_KOKKOS)
+  set(KELP_KOKKOS_DIR "")
+else()
+  set(KELP_KOKKOS_DIR "${Kokkos_DIR}")
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/KelpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/KelpConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)

@@ -30,5 +30,18 @@ start=$(date +%s)
 rc=0
 bash "$repo/scripts/build_cuda.sh" --compile-only -j "${KELP_CUDA_CHECK_JOBS:-$(nproc)}" \
   "$build_dir" -- -DCMAKE_CXX_FLAGS_RELEASE="${KELP_CUDA_CHECK_FLAGS:--O0 -DNDEBUG}" || rc=$?
+# The CUDA build installs and exports too: install it and build the downstream project with the
+# installed nvcc_wrapper (compile only, like everything here).
+if [ $rc -eq 0 ]; then
+  case "$build_dir" in /*) abs_build=$build_dir ;; *) abs_build=$repo/$build_dir ;; esac
+  rm -rf "$abs_build/install" "$abs_build/downstream"
+  { cmake --install "$abs_build" --prefix "$abs_build/install" > /dev/null &&
+    cmake -S "$repo/test/downstream" -B "$abs_build/downstream" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER="$abs_build/install/bin/nvcc_wrapper" \
+      -DCMAKE_CXX_FLAGS_RELEASE="${KELP_CUDA_CHECK_FLAGS:--O0 -DNDEBUG}" \
+      -DCMAKE_PREFIX_PATH="$abs_build/install" > /dev/null &&
+    cmake --build "$abs_build/downstream" -j "${KELP_CUDA_CHECK_JOBS:-$(nproc)}"; } || rc=$?
+  echo "cuda_compile_check: install + downstream build $([ $rc -eq 0 ] && echo passed || echo FAILED)"
+fi
 echo "cuda_compile_check: $([ $rc -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
 exit $rc
