@@ -1,6 +1,8 @@
 #pragma once
-/// What the benchmarks share: wall and CPU clocks, the median, one JSON line per result, and a
-/// description of the machine.
+/// What the benchmarks share: wall and CPU clocks, the median, one JSON line per result, a
+/// description of the machine, and the command line (CLI11, as the kelp app's
+/// apps/driver/run/command_line.cpp; Kokkos sees only the --kokkos-* arguments, as in
+/// apps/kelp/main.cpp).
 ///
 /// JSON lines are written with nlohmann::json, keys in insertion order. JSON has no NaN or
 /// infinity: a non-finite number (a median of no samples, a ratio of zero times) is written as
@@ -9,6 +11,7 @@
 
 #include <time.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,7 +19,9 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kelp::bench {
@@ -93,6 +98,128 @@ inline std::string cpu_model() {
     }
   }
   return "unknown";
+}
+
+// ---- Command lines -------------------------------------------------------------------------
+
+/// Exit status of a bad command line (both benchmarks).
+constexpr int kExitBadCommandLine = 2;
+
+/// argv split as apps/kelp/main.cpp splits it: Kokkos sees only argv[0] and the --kokkos-*
+/// arguments (it would also act on unprefixed ones such as --help, printing its own help first),
+/// the benchmark's command line gets all the others.
+class SplitArguments {
+ public:
+  SplitArguments(int argc, char** argv) : kokkos_argv_{argv[0]} {
+    for (int i = 1; i < argc; ++i) {
+      if (std::string(argv[i]).rfind("--kokkos-", 0) == 0) {
+        kokkos_argv_.push_back(argv[i]);
+      } else {
+        args_.emplace_back(argv[i]);
+      }
+    }
+    kokkos_argc_ = static_cast<int>(kokkos_argv_.size());
+    kokkos_argv_.push_back(nullptr);
+  }
+  SplitArguments(const SplitArguments&) = delete;
+  SplitArguments& operator=(const SplitArguments&) = delete;
+
+  /// For Kokkos::ScopeGuard, which removes the arguments it understood.
+  int& kokkos_argc() { return kokkos_argc_; }
+  char** kokkos_argv() { return kokkos_argv_.data(); }
+
+  /// The benchmark's arguments, followed by what Kokkos left (not one of its options: the
+  /// command line reports it as unknown). Call after Kokkos is initialized.
+  std::vector<std::string> args() const {
+    std::vector<std::string> args = args_;
+    for (int i = 1; i < kokkos_argc_; ++i) args.emplace_back(kokkos_argv_[i]);
+    return args;
+  }
+
+ private:
+  std::vector<char*> kokkos_argv_;
+  int kokkos_argc_ = 0;
+  std::vector<std::string> args_;
+};
+
+/// CLI11 check: the value is an integer (the message names the value; CLI11 puts the option
+/// before it).
+inline CLI::Validator integer_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        long long value = 0;
+        return CLI::detail::lexical_cast(text, value) ? "" : "'" + text + "' is not an integer";
+      },
+      "");
+}
+
+/// CLI11 check: the value is a number.
+inline CLI::Validator number_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        return CLI::detail::lexical_cast(text, value) ? "" : "'" + text + "' is not a number";
+      },
+      "");
+}
+
+namespace detail {
+
+/// One line: newlines in messages would break "one error, one line".
+inline std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+/// CLI11's message for an option without its value is "--n: 1 required INT missing".
+inline std::string describe(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr &&
+      what.find("missing") != std::string::npos && what.find(':') != std::string::npos) {
+    return "option " + what.substr(0, what.find(':')) + " needs a value";
+  }
+  return what;
+}
+
+}  // namespace detail
+
+/// Parses `args` (the arguments after the program name) into the options of `app`. Returns -1
+/// when the benchmark is to run; otherwise the exit status: 0 after --help (the help on `out`),
+/// kExitBadCommandLine after one line "NAME: error: ..." and `usage` on `err`.
+/// Unknown arguments are collected (allow_extras), not rejected by CLI11, so that the error can
+/// say whether an option or a stray argument was not understood.
+inline int parse_command_line(CLI::App& app, const std::vector<std::string>& args,
+                              const std::string& usage, std::ostream& out = std::cout,
+                              std::ostream& err = std::cerr) {
+  const auto fail = [&](const std::string& message) {
+    err << app.get_name() << ": error: " << detail::one_line(message) << "\n" << usage;
+    return kExitBadCommandLine;
+  };
+  app.allow_extras();
+  // "--option=" is "--option ''": CLI11 would take the next argument as its value.
+  std::vector<std::string> reversed;  // CLI11 pops from the back
+  for (auto arg = args.rbegin(); arg != args.rend(); ++arg) {
+    if (arg->size() > 3 && arg->rfind("--", 0) == 0 && arg->find('=') == arg->size() - 1) {
+      reversed.emplace_back();
+      reversed.push_back(arg->substr(0, arg->size() - 1));
+    } else {
+      reversed.push_back(*arg);
+    }
+  }
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return fail(detail::describe(e));
+  }
+  const std::vector<std::string> extra = app.remaining();
+  for (const std::string& arg : extra) {
+    if (arg.size() > 1 && arg[0] == '-') return fail("unknown option '" + arg + "'");
+  }
+  if (!extra.empty()) return fail("unexpected argument '" + extra.front() + "'");
+  return -1;
 }
 
 }  // namespace kelp::bench

@@ -11,6 +11,17 @@
 // JSON lines: see apps/bench/bench_common.hpp (non-finite numbers are written as null).
 //
 // Usage: kelp-bench-mm [--n 100] [--repeat 5] [--matrices DIR] [--work-dir DIR] [--keep]
+//   --n N           Laplacian grid points per dimension (n^3 rows); 0 (or less) skips it
+//   --repeat N      parses per file and stage, at least 1
+//   --matrices DIR  every *.mtx / *.mtx.gz in it is parsed too; default $KELP_MATRICES_DIR, else
+//                   test/data/matrices; empty or not a folder: none
+//   --work-dir DIR  where the generated files go; default a fresh temporary folder (removed after)
+//   --keep          keep the generated files
+// `kelp-bench-mm --help` prints the same with the defaults. The last of a repeated option wins;
+// Kokkos sees only the --kokkos-* arguments.
+// Exit status: 0 all well; 1 a file could not be written or read (message on stderr); 2 a bad
+// command line (unknown option, missing or bad value: one error line naming the option and the
+// value, and a short usage, on stderr).
 
 #include <stdlib.h>
 #include <zlib.h>
@@ -189,36 +200,62 @@ int run(const BenchConfig& config) {
   return 0;
 }
 
+const char* kUsage =
+    "usage: kelp-bench-mm [--n 100] [--repeat 5] [--matrices DIR] [--work-dir DIR] [--keep]\n"
+    "       (run 'kelp-bench-mm --help' for what they do)\n";
+
+/// Parses the command line into `config` (CLI11); -1: run, otherwise the exit status (0 after
+/// --help).
+int parse_config(const std::vector<std::string>& args, BenchConfig& config) {
+  CLI::App app{"kelp-bench-mm: Matrix Market parse speed. Writes a generated 3D 7-point Laplacian\n"
+               "as plain and gzip Matrix Market, parses each file (and every *.mtx / *.mtx.gz of\n"
+               "--matrices) --repeat times in two stages, parse_coo (the parser alone) and\n"
+               "read_crs (parse + CRS assembly), and prints one JSON line per (file, stage).",
+               "kelp-bench-mm"};
+  app.footer(
+      "Kokkos options: --kokkos-* (e.g. --kokkos-threads=2).\n"
+      "Exit codes: 0 all well, 1 a file could not be written or read, 2 a bad command line.");
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
+  app.add_option("--n", config.n,
+                 "grid points per dimension of the generated Laplacian\n"
+                 "(n^3 rows, about 7 n^3 entries); 0 skips it")
+      ->type_name("N")
+      ->check(kelp::bench::integer_value())
+      ->capture_default_str();
+  app.add_option("--repeat", config.repeat, "parses per file and stage (at least 1)")
+      ->type_name("N")
+      ->check(kelp::bench::integer_value())
+      ->capture_default_str();
+  app.add_option("--matrices", config.matrices_dir,
+                 "every *.mtx / *.mtx.gz in DIR is parsed too (default:\n"
+                 "$KELP_MATRICES_DIR, else the repository's test/data/matrices);\n"
+                 "'' (or not a folder): none")
+      ->type_name("DIR")
+      ->capture_default_str();
+  app.add_option("--work-dir", config.work_dir,
+                 "where the generated files go\n"
+                 "(default: a fresh temporary folder, removed afterwards)")
+      ->type_name("DIR");
+  app.add_flag("--keep", config.keep, "keep the generated files");
+  const int status = kelp::bench::parse_command_line(app, args, kUsage);
+  if (status >= 0) return status;
+  config.repeat = std::max(1, config.repeat);
+  return -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   kelp::solvers::bind_threads_or_restart(argv);  // bound threads, and no warning in the JSON
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  kelp::bench::SplitArguments arguments(argc, argv);
+  Kokkos::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   BenchConfig config;
   if (const char* env = std::getenv("KELP_MATRICES_DIR")) {
     config.matrices_dir = env;
   } else {
     config.matrices_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;
   }
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--n" && has_value) {
-      config.n = std::stoi(argv[++i]);
-    } else if (arg == "--repeat" && has_value) {
-      config.repeat = std::max(1, std::stoi(argv[++i]));
-    } else if (arg == "--matrices" && has_value) {
-      config.matrices_dir = argv[++i];
-    } else if (arg == "--work-dir" && has_value) {
-      config.work_dir = argv[++i];
-    } else if (arg == "--keep") {
-      config.keep = true;
-    } else {
-      std::cerr << "usage: kelp-bench-mm [--n 100] [--repeat 5] [--matrices DIR] "
-                   "[--work-dir DIR] [--keep]\n  (--n 0 skips the generated matrix)\n";
-      return arg == "--help" ? 0 : 2;
-    }
-  }
+  if (const int status = parse_config(arguments.args(), config); status >= 0) return status;
   try {
     return run(config);
   } catch (const std::exception& e) {

@@ -46,15 +46,19 @@
 //   |y_i - z_i| <= 1e-12 * (|alpha| * sum_k |a_ik| |x_k| + |beta| |y0_i|)   for every i, column
 // (the bound of a sum evaluated in a different order). A variant that fails is not timed.
 //
-// Usage:
-//   kelp-bench-spmv [--generator laplace3d|laplace2d|laplace3d_27pt|laplace2d_9pt] [--n 100]
+// Usage (defaults shown; `kelp-bench-spmv --help` prints the same with a line per option):
+//   kelp-bench-spmv [--generator laplace3d|laplace3d_27pt|laplace2d|laplace2d_9pt] [--n 100]
 //   kelp-bench-spmv --matrix FILE.mtx[.gz]
 //   kelp-bench-spmv --all-shared [DIR]   (every .mtx/.mtx.gz of DIR, default test/data/matrices,
 //                                          plus laplace3d 100^3, laplace2d 1000^2, laplace3d_27pt
-//                                          50^3 unless --no-generated)
+//                                          50^3 unless --no-generated; overrides --matrix)
 // Options: --repeats 20  --warmup 3  --min-sample-ms 20  --vectors 1,4,8,16,32 (or none)
-//          --layouts left,right  --algorithms row_parallel,merge_path,automatic  --no-spmv
-//          --beta 0  --triad-mb auto  --triad-repeats 20  --no-generated
+//          --layouts left,right (or none)  --algorithms row_parallel,merge_path,automatic
+//          --no-spmv  --beta 0  --triad-mb auto (or MB)  --triad-repeats 20  --no-generated
+// Counts below their minimum are raised to it (--repeats and --triad-repeats 1, --warmup and
+// --min-sample-ms 0, --triad-mb 1). The last of a repeated option wins. Kokkos sees only the
+// --kokkos-* arguments (e.g. --kokkos-threads=2). A bad command line (unknown option, missing or
+// bad value) prints one error line naming the option and value, and a short usage, on stderr.
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -757,20 +761,42 @@ std::vector<fs::path> shared_matrices(const std::string& dir) {
   return files;
 }
 
+// ---- Command line ------------------------------------------------------------------------
+
+const std::vector<std::string> kGenerators = {"laplace3d", "laplace3d_27pt", "laplace2d",
+                                              "laplace2d_9pt"};
+const std::vector<std::string> kLayouts = {"left", "right"};
+const std::vector<std::string> kAlgorithms = {"row_parallel", "merge_path", "automatic"};
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
+/// "'item'" or, for one item of a longer list, "'item' in 'list'".
+std::string quoted_in(const std::string& item, const std::string& list) {
+  return "'" + item + "'" + (item == list ? "" : " in '" + list + "'");
+}
+
+/// --vectors: comma-separated integers >= 1, or "none" (or empty): no SpMMV.
 std::vector<int> parse_int_list(const std::string& text) {
   std::vector<int> values;
   if (text == "none" || text.empty()) return values;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    const int value = std::stoi(item);
-    KELP_REQUIRE(value >= 1, InvalidArgument,
-                 "kelp-bench-spmv: --vectors: " << value << " must be >= 1");
+    int value = 0;
+    if (!CLI::detail::lexical_cast(item, value) || value < 1) {
+      throw CLI::ValidationError("--vectors",
+                                 quoted_in(item, text) + " is not an integer >= 1 (nor none)");
+    }
     values.push_back(value);
   }
   return values;
 }
 
+/// --layouts, --algorithms: comma-separated values of `allowed`, or "none" (or empty).
 std::vector<std::string> parse_list(const std::string& text, const std::vector<std::string>& allowed,
                                     const char* option) {
   std::vector<std::string> values;
@@ -778,11 +804,145 @@ std::vector<std::string> parse_list(const std::string& text, const std::vector<s
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    KELP_REQUIRE(std::find(allowed.begin(), allowed.end(), item) != allowed.end(),
-                 InvalidArgument, "kelp-bench-spmv: " << option << ": unknown value '" << item << "'");
+    if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
+      throw CLI::ValidationError(option, "unknown value " + quoted_in(item, text) +
+                                             "; allowed: " + joined(allowed, ", ") + " or none");
+    }
     values.push_back(item);
   }
   return values;
+}
+
+/// --triad-mb: "auto" (0: sized by the cache) or a number of MB, at least 1.
+double parse_triad_mb(const std::string& text) {
+  if (text == "auto") return 0.0;
+  double mb = 0;
+  if (!CLI::detail::lexical_cast(text, mb)) {
+    throw CLI::ValidationError("--triad-mb", "'" + text + "' is neither auto nor a number");
+  }
+  return std::max(1.0, mb);
+}
+
+/// CLI11 check: the value is one of `allowed`.
+CLI::Validator one_of(const std::vector<std::string>& allowed) {
+  return CLI::Validator(
+      [allowed](std::string& text) -> std::string {
+        if (std::find(allowed.begin(), allowed.end(), text) != allowed.end()) return "";
+        return "unknown value '" + text + "'; allowed: " + joined(allowed, ", ");
+      },
+      "");
+}
+
+const char* kUsage =
+    "usage: kelp-bench-spmv [--generator NAME --n N | --matrix FILE | --all-shared [DIR]]\n"
+    "                       [options]  (kelp-bench-spmv --help: all options, their defaults)\n";
+
+/// The command line (CLI11; help, defaults and checks). Numbers are checked here; counts below
+/// their minimum are raised to it afterwards (clamp), as the descriptions say.
+void define_command_line(CLI::App& app, Options& options) {
+  app.description(
+      "kelp-bench-spmv: SpMV / SpMMV throughput against the machine's STREAM triad bandwidth and,\n"
+      "when built with KELP_ENABLE_PEERS, against KokkosSparse::spmv. Prints JSON lines (triad,\n"
+      "config, measurement, error, summary); see the comment at the top of\n"
+      "apps/bench/spmv_bench.cpp for what is measured, counted and verified.");
+  app.footer(
+      "Matrices: --generator/--n by default; --matrix runs one file instead (real, integer and\n"
+      "pattern as double, complex as complex<double>); --all-shared (overrides both) runs every\n"
+      ".mtx/.mtx.gz of DIR plus laplace3d 100^3, laplace2d 1000^2, laplace3d_27pt 50^3 unless\n"
+      "--no-generated. Kokkos options: --kokkos-* (e.g. --kokkos-threads=2).\n"
+      "Exit codes: 0 all well, 1 a verification failed, 2 a matrix file could not be read or\n"
+      "benchmarked (with --all-shared the others are still run) or a bad command line.");
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
+
+  app.add_option("--generator", options.generator,
+                 "model problem (n^3 or n^2 rows):\n" + joined(kGenerators, ", "))
+      ->type_name("NAME")
+      ->check(one_of(kGenerators))
+      ->capture_default_str();
+  app.add_option("--n", options.n, "grid points per dimension of the generated matrix")
+      ->type_name("N")
+      ->check(kelp::bench::integer_value())
+      ->capture_default_str();
+  app.add_option("--matrix", options.matrix_file,
+                 "benchmark one Matrix Market file (plain or gzip)")
+      ->type_name("FILE.mtx[.gz]");
+  app.add_option("--all-shared", options.shared_dir,
+                 "benchmark every .mtx/.mtx.gz of DIR (one that fails is reported,\n"
+                 "the others run) and the generated set, then a summary line")
+      ->type_name("[DIR]")
+      ->expected(0, 1)
+      ->default_str(options.shared_dir);  // the value of a bare --all-shared
+  app.add_flag("--no-generated", "with --all-shared: skip the three generated matrices");
+  app.add_option("--repeats", options.repeats, "timed samples per variant (at least 1)")
+      ->type_name("N")
+      ->check(kelp::bench::integer_value())
+      ->capture_default_str();
+  app.add_option("--warmup", options.warmup, "untimed products per variant (at least 0)")
+      ->type_name("N")
+      ->check(kelp::bench::integer_value())
+      ->capture_default_str();
+  app.add_option("--min-sample-ms", options.min_sample_ms,
+                 "one sample runs back-to-back products for at least this long\n"
+                 "(at least 0)")
+      ->type_name("MS")
+      ->check(kelp::bench::number_value())
+      ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--vectors",
+         [&options](const std::string& text) { options.vectors = parse_int_list(text); },
+         "SpMMV widths k, or none (no SpMMV)")
+      ->type_name("K,K,...|none")
+      ->default_str("1,4,8,16,32");
+  app.add_option_function<std::string>(
+         "--layouts",
+         [&options](const std::string& text) {
+           options.layouts = parse_list(text, kLayouts, "--layouts");
+         },
+         "SpMMV multivector layouts (LayoutLeft, LayoutRight), or none")
+      ->type_name("left,right|none")
+      ->default_str(joined(options.layouts, ","));
+  app.add_option_function<std::string>(
+         "--algorithms",
+         [&options](const std::string& text) {
+           options.algorithms = parse_list(text, kAlgorithms, "--algorithms");
+         },
+         "Kelp SpMV algorithms of the single-vector products\n"
+         "(row_parallel, merge_path, automatic; SpMMV runs automatic), or none")
+      ->type_name("ALGORITHM,...")
+      ->default_str(joined(options.algorithms, ","));
+  app.add_flag("--no-spmv", "skip the single-vector products (SpMMV only)");
+  app.add_option("--beta", options.beta,
+                 "y = alpha*A*x + beta*y (alpha = 1); nonzero: y is read too")
+      ->type_name("BETA")
+      ->check(kelp::bench::number_value())
+      ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--triad-mb",
+         [&options](const std::string& text) { options.triad_mb = parse_triad_mb(text); },
+         "MB per STREAM triad array (at least 1);\n"
+         "auto: max(256 MB, 4 x the last-level cache)")
+      ->type_name("MB|auto")
+      ->default_str("auto");
+  app.add_option("--triad-repeats", options.triad_repeats, "timed triad runs (at least 1)")
+      ->type_name("N")
+      ->check(kelp::bench::integer_value())
+      ->capture_default_str();
+}
+
+/// Parses the command line into `options`; -1: run, otherwise the exit status (0 after --help).
+int parse_options(const std::vector<std::string>& args, Options& options) {
+  CLI::App app{"", "kelp-bench-spmv"};
+  define_command_line(app, options);
+  const int status = kelp::bench::parse_command_line(app, args, kUsage);
+  if (status >= 0) return status;
+  options.all_shared = app.count("--all-shared") > 0;
+  options.generated = app.count("--no-generated") == 0;
+  options.spmv = app.count("--no-spmv") == 0;
+  options.repeats = std::max(1, options.repeats);
+  options.warmup = std::max(0, options.warmup);
+  options.min_sample_ms = std::max(0.0, options.min_sample_ms);
+  options.triad_repeats = std::max(1, options.triad_repeats);
+  return -1;
 }
 
 constexpr int kExitVerificationFailed = 1;
@@ -853,75 +1013,15 @@ int run(const Options& options) {
   return file_errors > 0 ? kExitBadInput : 0;
 }
 
-const char* kUsage =
-    "usage: kelp-bench-spmv [--generator laplace3d|laplace3d_27pt|laplace2d|laplace2d_9pt] [--n 100]\n"
-    "                       [--matrix FILE.mtx[.gz]] [--all-shared [DIR]] [--no-generated]\n"
-    "                       [--repeats 20] [--warmup 3] [--min-sample-ms 20]\n"
-    "                       [--vectors 1,4,8,16,32|none] [--layouts left,right|none]\n"
-    "                       [--algorithms row_parallel,merge_path,automatic] [--no-spmv]\n"
-    "                       [--beta 0] [--triad-mb MB|auto] [--triad-repeats 20]\n"
-    "exit: 0 ok, 1 a verification failed, 2 bad command line or a matrix file failed\n";
-
 }  // namespace
 
 int main(int argc, char** argv) {
   kelp::solvers::bind_threads_or_restart(argv);  // bound threads, and no warning in the JSON
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  kelp::bench::SplitArguments arguments(argc, argv);
+  Kokkos::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
   options.shared_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      const bool has_value = i + 1 < argc;
-      const auto value = [&]() -> std::string {
-        KELP_REQUIRE(has_value, InvalidArgument, "kelp-bench-spmv: " << arg << " needs a value");
-        return argv[++i];
-      };
-      if (arg == "--generator") {
-        options.generator = value();
-      } else if (arg == "--n") {
-        options.n = std::stoi(value());
-      } else if (arg == "--matrix") {
-        options.matrix_file = value();
-      } else if (arg == "--all-shared") {
-        options.all_shared = true;
-        if (has_value && std::string(argv[i + 1]).rfind("--", 0) != 0) options.shared_dir = argv[++i];
-      } else if (arg == "--no-generated") {
-        options.generated = false;
-      } else if (arg == "--repeats") {
-        options.repeats = std::max(1, std::stoi(value()));
-      } else if (arg == "--warmup") {
-        options.warmup = std::max(0, std::stoi(value()));
-      } else if (arg == "--min-sample-ms") {
-        options.min_sample_ms = std::max(0.0, std::stod(value()));
-      } else if (arg == "--vectors") {
-        options.vectors = parse_int_list(value());
-      } else if (arg == "--layouts") {
-        options.layouts = parse_list(value(), {"left", "right"}, "--layouts");
-      } else if (arg == "--algorithms") {
-        options.algorithms =
-            parse_list(value(), {"row_parallel", "merge_path", "automatic"}, "--algorithms");
-      } else if (arg == "--no-spmv") {
-        options.spmv = false;
-      } else if (arg == "--beta") {
-        options.beta = std::stod(value());
-      } else if (arg == "--triad-mb") {
-        const std::string mb = value();
-        options.triad_mb = mb == "auto" ? 0.0 : std::max(1.0, std::stod(mb));
-      } else if (arg == "--triad-repeats") {
-        options.triad_repeats = std::max(1, std::stoi(value()));
-      } else if (arg == "--help" || arg == "-h") {
-        std::cout << kUsage;
-        return 0;
-      } else {
-        std::cerr << "kelp-bench-spmv: unknown option '" << arg << "'\n" << kUsage;
-        return kExitBadInput;
-      }
-    }
-  } catch (const std::exception& e) {
-    std::cerr << "kelp-bench-spmv: " << e.what() << "\n" << kUsage;
-    return kExitBadInput;
-  }
+  if (const int status = parse_options(arguments.args(), options); status >= 0) return status;
   try {
     return run(options);
   } catch (const kelp::Error& e) {

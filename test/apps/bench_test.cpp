@@ -1,6 +1,8 @@
 // kelp-bench-spmv end to end on a scratch folder: one unreadable matrix file is reported as a JSON
 // error line and the others are still benchmarked (square, rectangular, complex), with a
 // non-zero exit at the end. Tiny matrices and one repeat: this checks behaviour, not speed.
+// The command lines of kelp-bench-spmv and kelp-bench-mm: --help, unknown options, bad values,
+// and the --kokkos-* arguments that go to Kokkos alone.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -35,19 +37,19 @@ std::string shell_quote(const std::string& text) {
   return out + "'";
 }
 
-struct BenchOutcome {
+struct ProgramOutcome {
   int exit_code = -1;
-  std::vector<json> lines;  // stdout, one JSON object per line
+  std::string out;
   std::string err;
 };
 
-/// Runs kelp-bench-spmv with `args`; every stdout line must be valid JSON.
-BenchOutcome run_bench(const std::vector<std::string>& args) {
+/// Runs apps/bench/`program` (of the build tree) with `args`.
+ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args) {
   const char* dir = std::getenv("KELP_BINARY_DIR");
-  const std::string binary = std::string(dir ? dir : KELP_BINARY_DIR) + "/apps/bench/kelp-bench-spmv";
-  BenchOutcome outcome;
+  const std::string binary = std::string(dir ? dir : KELP_BINARY_DIR) + "/apps/bench/" + program;
+  ProgramOutcome outcome;
   if (!fs::exists(binary)) {
-    ADD_FAILURE() << binary << " does not exist; build the kelp-bench-spmv target first";
+    ADD_FAILURE() << binary << " does not exist; build the " << program << " target first";
     return outcome;
   }
   TempDir streams("streams");
@@ -56,8 +58,24 @@ BenchOutcome run_bench(const std::vector<std::string>& args) {
   command += " >" + shell_quote(streams.file("out")) + " 2>" + shell_quote(streams.file("err"));
   const int status = std::system(command.c_str());
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  outcome.out = read_text(streams.file("out"));
   outcome.err = read_text(streams.file("err"));
-  std::istringstream out(read_text(streams.file("out")));
+  return outcome;
+}
+
+struct BenchOutcome {
+  int exit_code = -1;
+  std::vector<json> lines;  // stdout, one JSON object per line
+  std::string err;
+};
+
+/// Runs kelp-bench-spmv with `args`; every stdout line must be valid JSON.
+BenchOutcome run_bench(const std::vector<std::string>& args) {
+  const ProgramOutcome program = run_program("kelp-bench-spmv", args);
+  BenchOutcome outcome;
+  outcome.exit_code = program.exit_code;
+  outcome.err = program.err;
+  std::istringstream out(program.out);
   std::string line;
   while (std::getline(out, line)) {
     try {
@@ -173,6 +191,125 @@ TEST(BenchSpmv, BadCommandLineExitsWith2) {
   EXPECT_NE(unknown.err.find("unknown option '--frobnicate'"), std::string::npos) << unknown.err;
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("--repeats needs a value"), std::string::npos) << missing.err;
+}
+
+/// The first line of `text`.
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+constexpr const char* kKokkosHelp = "Kokkos command line arguments";
+
+TEST(BenchSpmv, HelpPrintsTheBenchmarksOwnUsageNotKokkos) {
+  for (const std::string help : {"--help", "-h"}) {
+    SCOPED_TRACE(help);
+    const auto outcome = run_program("kelp-bench-spmv", {help});
+
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+    EXPECT_NE(outcome.out.find("Usage: kelp-bench-spmv"), std::string::npos) << outcome.out;
+    EXPECT_EQ(outcome.out.find(kKokkosHelp), std::string::npos) << outcome.out;
+    EXPECT_EQ(outcome.err.find(kKokkosHelp), std::string::npos) << outcome.err;
+    // Every option, with its default where it has one.
+    for (const char* option :
+         {"--generator NAME=laplace3d", "--n N=100", "--matrix", "--all-shared [DIR]=",
+          "--no-generated", "--repeats N=20", "--warmup N=3", "--min-sample-ms MS=20",
+          "=1,4,8,16,32", "=left,right", "=row_parallel,merge_path,automatic", "--no-spmv",
+          "--beta BETA=0", "--triad-mb MB|auto=auto", "--triad-repeats N=20", "Exit codes:"}) {
+      EXPECT_NE(outcome.out.find(option), std::string::npos) << option << "\n" << outcome.out;
+    }
+  }
+}
+
+TEST(BenchSpmv, BadValuesExitWith2NamingTheOptionAndTheValue) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--n", "abc", "--n: 'abc' is not an integer"},
+      {"--repeats", "1.5", "--repeats: '1.5' is not an integer"},
+      {"--beta", "x", "--beta: 'x' is not a number"},
+      {"--vectors", "1,x", "--vectors: 'x' in '1,x' is not an integer >= 1"},
+      {"--vectors", "0", "--vectors: '0' is not an integer >= 1"},
+      {"--layouts", "diagonal", "--layouts: unknown value 'diagonal'; allowed: left, right"},
+      {"--algorithms", "automatic,fast", "--algorithms: unknown value 'fast' in 'automatic,fast'"},
+      {"--generator", "laplace4d", "--generator: unknown value 'laplace4d'"},
+      {"--triad-mb", "lots", "--triad-mb: 'lots' is neither auto nor a number"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c[0] + " " + c[1]);
+    const auto outcome = run_program("kelp-bench-spmv", {c[0], c[1]});
+
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_EQ(first_line(outcome.err).rfind("kelp-bench-spmv: error: ", 0), 0u) << outcome.err;
+    EXPECT_NE(first_line(outcome.err).find(c[2]), std::string::npos) << outcome.err;
+    EXPECT_NE(outcome.err.find("usage: kelp-bench-spmv"), std::string::npos) << outcome.err;
+    EXPECT_EQ(outcome.out, "");  // nothing was run
+  }
+}
+
+TEST(BenchSpmv, UnknownArgumentsExitWith2NamingThem) {
+  const auto option = run_program("kelp-bench-spmv", {"--n", "4", "--frobnicate", "3"});
+  const auto stray = run_program("kelp-bench-spmv", {"--n", "4", "stray"});
+
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_EQ(first_line(option.err), "kelp-bench-spmv: error: unknown option '--frobnicate'");
+  EXPECT_NE(option.err.find("usage: kelp-bench-spmv"), std::string::npos) << option.err;
+  EXPECT_EQ(option.out, "");
+  EXPECT_EQ(stray.exit_code, 2);
+  EXPECT_EQ(first_line(stray.err), "kelp-bench-spmv: error: unexpected argument 'stray'");
+}
+
+TEST(BenchSpmv, KokkosArgumentsGoToKokkosAndValuesKeepTheirMeaning) {
+  // --kokkos-threads=1 reaches Kokkos; a negative --beta is a value; counts are clamped; the last
+  // of a repeated option wins; --no-spmv leaves the SpMMV only.
+  const auto outcome = run_bench({"--kokkos-threads=1", "--generator", "laplace2d", "--n", "50",
+                                  "--n", "6", "--repeats", "0", "--warmup", "-1",
+                                  "--min-sample-ms", "-5", "--vectors", "3", "--layouts", "right",
+                                  "--algorithms", "automatic", "--beta", "-0.5", "--triad-mb", "0",
+                                  "--triad-repeats", "0", "--no-spmv"});
+
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto triad = lines_of(outcome, "triad");
+  ASSERT_EQ(triad.size(), 1u);
+  EXPECT_EQ(triad[0]["threads"], 1);
+  EXPECT_EQ(triad[0]["array_mb"], 1.0);  // --triad-mb 0: raised to 1
+  EXPECT_EQ(triad[0]["repeats"], 1);
+  const auto config = lines_of(outcome, "config", "laplace2d_6");
+  ASSERT_EQ(config.size(), 1u) << outcome.err;
+  EXPECT_EQ(config[0]["num_rows"], 36);
+  EXPECT_EQ(config[0]["beta"], -0.5);
+  EXPECT_EQ(config[0]["repeats"], 1);
+  EXPECT_EQ(config[0]["warmup"], 0);
+  EXPECT_EQ(config[0]["min_sample_ms"], 0.0);
+  EXPECT_EQ(config[0]["spmv"], false);
+  EXPECT_EQ(config[0]["vectors"], json::array({3}));
+  EXPECT_EQ(config[0]["layouts"], json::array({"right"}));
+  const auto measurements = lines_of(outcome, "measurement");
+  ASSERT_EQ(measurements.size(), 1u);
+  EXPECT_EQ(measurements[0]["op"], "spmmv");
+  EXPECT_EQ(measurements[0]["k"], 3);
+}
+
+TEST(BenchMm, HelpPrintsTheBenchmarksOwnUsageNotKokkos) {
+  const auto outcome = run_program("kelp-bench-mm", {"--help"});
+
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("Usage: kelp-bench-mm"), std::string::npos) << outcome.out;
+  EXPECT_EQ(outcome.out.find(kKokkosHelp), std::string::npos) << outcome.out;
+  EXPECT_EQ(outcome.err.find(kKokkosHelp), std::string::npos) << outcome.err;
+  for (const char* option : {"--n N=100", "--repeat N=5", "--matrices DIR=", "--work-dir DIR",
+                             "--keep", "Exit codes:"}) {
+    EXPECT_NE(outcome.out.find(option), std::string::npos) << option << "\n" << outcome.out;
+  }
+}
+
+TEST(BenchMm, BadCommandLineExitsWith2) {
+  const auto unknown = run_program("kelp-bench-mm", {"--frobnicate"});
+  const auto bad = run_program("kelp-bench-mm", {"--repeat", "many"});
+  const auto missing = run_program("kelp-bench-mm", {"--n"});
+
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(first_line(unknown.err), "kelp-bench-mm: error: unknown option '--frobnicate'");
+  EXPECT_NE(unknown.err.find("usage: kelp-bench-mm"), std::string::npos) << unknown.err;
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(first_line(bad.err), "kelp-bench-mm: error: --repeat: 'many' is not an integer");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(first_line(missing.err), "kelp-bench-mm: error: option --n needs a value");
+  EXPECT_EQ(unknown.out + bad.out + missing.out, "");  // nothing was run
 }
 
 }  // namespace
