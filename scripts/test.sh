@@ -18,10 +18,11 @@ phase_name=""
 phase_start=0
 phase_budget=0
 report=()
-end_phase() {
+end_phase() {  # end_phase [EXIT_STATUS]
   [ -n "$phase_name" ] || return 0
   local took=$((SECONDS - phase_start)) verdict="ok"
   [ "$took" -le "$phase_budget" ] || verdict="OVER BUDGET"
+  [ "${1:-0}" -eq 0 ] || verdict="FAILED (exit $1)"
   report+=("$(printf '%-44s %5d s of %5d s  %s' "$phase_name" "$took" "$phase_budget" "$verdict")")
   echo "== kelp: $phase_name: $took s (budget $phase_budget s) $verdict"
   phase_name=""
@@ -34,11 +35,11 @@ phase() {  # phase NAME BUDGET_SECONDS
   echo "== kelp: $phase_name (t = $((SECONDS - start)) s)"
 }
 summary() {
-  end_phase
+  end_phase "$1"
   echo "== kelp: phase times"
   printf '   %s\n' "${report[@]}"
 }
-trap summary EXIT
+trap 'summary $?' EXIT
 
 phase "installing dependencies" 300
 bash scripts/install_deps.sh
