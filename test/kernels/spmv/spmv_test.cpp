@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
@@ -166,6 +167,36 @@ TEST(Spmv, HandleReanalysesWhenThePatternChanges) {
 
   EXPECT_LT(max_a, 80);
   EXPECT_EQ(handle.statistics().max_row_nnz, 80);  // B has a dense row
+}
+
+TEST(Spmv, AutomaticHandleTimesBothAlgorithmsOnceOnHostMatricesAboveTheThreshold) {
+  using Matrix = CrsMatrix<double>;
+  const Matrix large = generators::laplace3d<double>(20, 20, 20);  // 7.6e4 nnz >= threshold
+  const Matrix small = generators::laplace2d<double>(10, 10);      // 460 nnz < threshold
+  ASSERT_GE(static_cast<long long>(large.nnz()), kernels::SpmvHandle<Matrix>::kTimingMinNnz);
+  ASSERT_LT(static_cast<long long>(small.nnz()), kernels::SpmvHandle<Matrix>::kTimingMinNnz);
+  kernels::SpmvHandle<Matrix> timed, untimed, pinned(kernels::SpmvAlgorithm::merge_path);
+  Kokkos::View<double*> x("x", large.num_cols()), y("y", large.num_rows());
+  Kokkos::deep_copy(x, 1.0);
+  test::poison(y);
+
+  kernels::spmv(timed, SpmvMode::no_transpose, 1.0, large, x, 0.0, y);
+  const auto y_timed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  kernels::spmv(untimed, SpmvMode::no_transpose, 1.0, small, Kokkos::subview(x, std::pair{0, 100}),
+                0.0, Kokkos::subview(y, std::pair{0, 100}));
+  kernels::spmv(pinned, SpmvMode::no_transpose, 1.0, large, x, 0.0, y);
+
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Matrix::execution_space, Kokkos::HostSpace>::accessible;
+  EXPECT_EQ(timed.choice_was_timed(), host);
+  EXPECT_TRUE(timed.algorithm() == kernels::SpmvAlgorithm::row_parallel ||
+              timed.algorithm() == kernels::SpmvAlgorithm::merge_path);
+  EXPECT_FALSE(untimed.choice_was_timed());
+  EXPECT_FALSE(pinned.choice_was_timed());
+  EXPECT_EQ(pinned.algorithm(), kernels::SpmvAlgorithm::merge_path);
+  // The product after the timing is the true one: corner row 6 - 3 neighbours, interior row 0.
+  EXPECT_EQ(y_timed(0), 3.0);
+  EXPECT_EQ(y_timed(20 * 20 * 10 + 20 * 10 + 10), 0.0);
 }
 
 TEST(Spmv, RejectsWrongInputLength) {
