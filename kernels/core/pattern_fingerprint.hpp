@@ -1,6 +1,7 @@
 #pragma once
 /// A cheap fingerprint of a CRS pattern, so setup_numeric can tell that it got a matrix with a
-/// different pattern from the one setup_symbolic analysed.
+/// different pattern from the one setup_symbolic analysed (as PETSc's PCSetUp compares the
+/// matrix's nonzero state).
 
 #include <cstdint>
 
@@ -8,33 +9,59 @@
 
 namespace kelp {
 
-/// Shape and a position-weighted checksum of the column indices. Equal patterns give equal
-/// fingerprints; different ones almost surely differ. One pass over entries.
+/// Shape plus position-weighted hashes of row_map and of the column indices. Both arrays count:
+/// [[a,0],[0,b]] and [[0,0],[a,b]] have the same entries {0, 1} and differ only in row_map.
+/// Equal patterns give equal fingerprints; different ones almost surely differ. One pass over
+/// row_map and one over entries.
 struct PatternFingerprint {
   long long num_rows = -1;
   long long num_cols = -1;
   long long nnz = -1;
-  std::uint64_t checksum = 0;
+  std::uint64_t row_map_hash = 0;
+  std::uint64_t entries_hash = 0;
   bool operator==(const PatternFingerprint& o) const {
-    return num_rows == o.num_rows && num_cols == o.num_cols && nnz == o.nnz && checksum == o.checksum;
+    return num_rows == o.num_rows && num_cols == o.num_cols && nnz == o.nnz &&
+           row_map_hash == o.row_map_hash && entries_hash == o.entries_hash;
   }
   bool operator!=(const PatternFingerprint& o) const { return !(*this == o); }
 };
 
+namespace impl {
+/// SplitMix64 finaliser: a cheap bijective mix, so that a sum of mixed (position, value) pairs
+/// changes when any value moves, and swapped or shifted values do not cancel out.
+KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+}  // namespace impl
+
 template <class Matrix>
 PatternFingerprint pattern_fingerprint(const Matrix& A) {
+  using ordinal_type = typename Matrix::ordinal_type;
   using offset_type = typename Matrix::offset_type;
-  auto entries = A.entries();
-  std::uint64_t checksum = 0;
+  using execution_space = typename Matrix::execution_space;
+  const auto row_map = A.row_map();
+  const auto entries = A.entries();
+  std::uint64_t row_map_hash = 0;
   Kokkos::parallel_reduce(
-      "kelp::pattern_fingerprint",
-      Kokkos::RangePolicy<typename Matrix::execution_space>(0, A.nnz()),
-      KOKKOS_LAMBDA(const offset_type k, std::uint64_t& sum) {
-        // Weighting by position makes moved or swapped entries change the sum.
-        sum += (static_cast<std::uint64_t>(entries(k)) + 1u) * (2654435761u * static_cast<std::uint64_t>(k) + 1u);
+      "kelp::pattern_fingerprint(row_map)",
+      Kokkos::RangePolicy<execution_space>(0, A.num_rows()),
+      KOKKOS_LAMBDA(const ordinal_type i, std::uint64_t& sum) {
+        sum += impl::mix64(impl::mix64(static_cast<std::uint64_t>(i)) ^
+                           static_cast<std::uint64_t>(row_map(i + 1)));
       },
-      checksum);
-  return {A.num_rows(), A.num_cols(), static_cast<long long>(A.nnz()), checksum};
+      row_map_hash);
+  std::uint64_t entries_hash = 0;
+  Kokkos::parallel_reduce(
+      "kelp::pattern_fingerprint(entries)", Kokkos::RangePolicy<execution_space>(0, A.nnz()),
+      KOKKOS_LAMBDA(const offset_type k, std::uint64_t& sum) {
+        sum += impl::mix64(impl::mix64(static_cast<std::uint64_t>(k)) ^
+                           static_cast<std::uint64_t>(entries(k)));
+      },
+      entries_hash);
+  return {A.num_rows(), A.num_cols(), static_cast<long long>(A.nnz()), row_map_hash, entries_hash};
 }
 
 }  // namespace kelp

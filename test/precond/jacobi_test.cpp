@@ -88,6 +88,17 @@ TEST(Jacobi, EnforcesSetupOrder) {
                                               "pattern differs from the one given to setup_symbolic");
 }
 
+TEST(Jacobi, ValuesOnlyResetupRefusesAPatternWhoseEntriesMovedBetweenRows) {
+  // Same nnz and the same column indices {0, 1}: only row_map tells them apart.
+  auto A = test::crs_from_dense<double>({{2, 0}, {0, 3}});
+  auto B = test::crs_from_dense<double>({{0, 0}, {2, 3}});
+  precond::Jacobi<Matrix> jacobi;
+  jacobi.setup_symbolic(A);
+
+  test::expect_throw_containing<InvalidState>([&] { jacobi.setup_numeric(B); },
+                                              "pattern differs from the one given to setup_symbolic");
+}
+
 TEST(Jacobi, SetupNumericPicksUpNewValues) {
   auto A = test::crs_from_dense<double>({{2, 0}, {0, 2}});
   auto A2 = test::crs_from_dense<double>({{4, 0}, {0, 8}});

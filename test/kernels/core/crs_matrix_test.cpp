@@ -127,5 +127,13 @@ TEST(PatternFingerprint, DistinguishesPatternsButNotValues) {
   EXPECT_NE(pattern_fingerprint(A), pattern_fingerprint(C));
 }
 
+TEST(PatternFingerprint, SeesEntriesMovedBetweenRows) {
+  // [[a, 0], [0, b]] and [[0, 0], [a, b]]: same shape, nnz and entries {0, 1}; only row_map differs.
+  auto diagonal = crs_from_coo<double>(2, 2, {0, 1}, {0, 1}, {1, 2});
+  auto last_row = crs_from_coo<double>(2, 2, {1, 1}, {0, 1}, {1, 2});
+
+  EXPECT_NE(pattern_fingerprint(diagonal), pattern_fingerprint(last_row));
+}
+
 }  // namespace
 }  // namespace kelp
