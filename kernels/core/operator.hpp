@@ -32,6 +32,7 @@ class Operator {
   /// @throws DimensionMismatch when x or y has the wrong length, InvalidArgument when they alias
   void apply(const_vector_type x, vector_type y, Scalar alpha = Scalar(1),
              Scalar beta = Scalar(0)) const {
+    check_ready();
     KELP_REQUIRE(static_cast<long long>(x.extent(0)) == num_cols(), DimensionMismatch,
                  "kelp::Operator::apply: dimension mismatch: " << summary() << " is " << num_rows()
                      << " x " << num_cols() << ", x has " << x.extent(0) << " rows, expected "
@@ -46,6 +47,9 @@ class Operator {
   }
 
  protected:
+  /// Throws InvalidState when the operator cannot be applied yet (a preconditioner before its
+  /// setup): checked before the shapes, so the message says what is missing.
+  virtual void check_ready() const {}
   virtual void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta) const = 0;
 };
 

@@ -55,18 +55,26 @@ class Jacobi : public Preconditioner<Matrix> {
                  "kelp::precond::Jacobi: damping = " << params.damping << ", expected 0 < damping <= 2");
   }
 
-  void setup_symbolic(const Matrix& A) override {
-    KELP_REQUIRE(A.num_rows() == A.num_cols(), DimensionMismatch,
-                 "kelp::precond::Jacobi::setup_symbolic: matrix is " << A.num_rows() << " x "
-                     << A.num_cols() << ", expected square");
-    state_.record_symbolic(A);
+  /// The label given at construction (empty: none).
+  const std::string& matrix_label() const { return matrix_label_; }
+
+  std::string summary() const override {
+    std::ostringstream out;
+    out << "jacobi (damping " << params_.damping << ")";
+    return out.str();
+  }
+  const JacobiParams& params() const { return params_; }
+
+ protected:
+  const char* name() const override { return "kelp::precond::Jacobi"; }
+
+  void setup_symbolic_impl(const Matrix& A) override {
     inverse_diagonal_ = VectorView<Scalar, typename Matrix::device_type>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::precond::Jacobi::inverse_diagonal"),
         A.num_rows());
   }
 
-  void setup_numeric(const Matrix& A) override {
-    state_.check_numeric("kelp::precond::Jacobi::setup_numeric", A);
+  void setup_numeric_impl(const Matrix& A) override {
     kernels::extract_diagonal(A, inverse_diagonal_);
     auto inv = inverse_diagonal_;
     const Scalar omega = Scalar(params_.damping);
@@ -96,25 +104,10 @@ class Jacobi : public Preconditioner<Matrix> {
                      << (zero ? " (absent or stored as 0)" : "")
                      << "; Jacobi needs a nonzero, finite diagonal");
     }
-    state_.record_numeric();
   }
 
-  /// The label given at construction (empty: none).
-  const std::string& matrix_label() const { return matrix_label_; }
-
-  Ordinal num_rows() const override { return static_cast<Ordinal>(state_.num_rows()); }
-  Ordinal num_cols() const override { return num_rows(); }
-  std::string summary() const override {
-    std::ostringstream out;
-    out << "jacobi (damping " << params_.damping << ")";
-    return out.str();
-  }
-  const JacobiParams& params() const { return params_; }
-
- protected:
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
                   Scalar beta) const override {
-    state_.check_apply("kelp::precond::Jacobi::apply");
     impl::scale_by_inverse_diagonal(inverse_diagonal_, x, y, alpha, beta);
   }
 
@@ -127,7 +120,6 @@ class Jacobi : public Preconditioner<Matrix> {
 
   JacobiParams params_;
   std::string matrix_label_;
-  SetupState state_;
   VectorView<Scalar, typename Matrix::device_type> inverse_diagonal_;
 };
 

@@ -99,6 +99,33 @@ TEST(Jacobi, ValuesOnlyResetupRefusesAPatternWhoseEntriesMovedBetweenRows) {
                                               "pattern differs from the one given to setup_symbolic");
 }
 
+TEST(Jacobi, ApplyBeforeAnySetupSaysSoRatherThanZeroByZero) {
+  auto x = test::vector_from<double>({1, 1});
+  auto y = test::vector_from<double>({0, 0});
+  precond::Jacobi<Matrix> jacobi;
+  precond::Identity<Matrix> identity;
+
+  test::expect_throw_containing<InvalidState>(
+      [&] { jacobi.apply(x, y); }, "kelp::precond::Jacobi::apply: called before setup_numeric");
+  test::expect_throw_containing<InvalidState>(
+      [&] { identity.apply(x, y); }, "kelp::precond::Identity::apply: called before setup_numeric");
+  EXPECT_FALSE(jacobi.is_set_up());
+}
+
+TEST(Jacobi, FailedSetupNumericLeavesThePreconditionerNotSetUp) {
+  auto good = test::crs_from_dense<double>({{2, 1}, {1, 3}});
+  auto singular = test::crs_from_dense<double>({{2, 1}, {1, 3}});
+  Kokkos::deep_copy(Kokkos::subview(singular.values(), 3), 0.0);  // a(1,1) = 0, same pattern
+  auto x = test::vector_from<double>({1, 1});
+  auto y = test::vector_from<double>({0, 0});
+  precond::Jacobi<Matrix> jacobi;
+  jacobi.setup(good);
+
+  EXPECT_THROW(jacobi.setup_numeric(singular), NumericalError);
+  EXPECT_FALSE(jacobi.is_set_up());
+  EXPECT_THROW(jacobi.apply(x, y), InvalidState);
+}
+
 TEST(Jacobi, SetupNumericPicksUpNewValues) {
   auto A = test::crs_from_dense<double>({{2, 0}, {0, 2}});
   auto A2 = test::crs_from_dense<double>({{4, 0}, {0, 8}});
