@@ -45,13 +45,13 @@ phase "installing dependencies" 300
 bash scripts/install_deps.sh
 bash scripts/build_kokkos.sh >/dev/null
 
-phase "building (Release, -Werror)" 720
+phase "building (Release, -Werror)" 600
 KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
 
-phase "running the tests (Release)" 240
+phase "running the tests (Release)" 120
 (cd "$build_dir" && ctest --output-on-failure -j "$(nproc)")
 
-phase "find_package(Kelp) from a downstream project" 180
+phase "find_package(Kelp) from a downstream project" 60
 rm -rf "$build_dir/install" "$build_dir/downstream"
 cmake --install "$build_dir" --prefix "$build_dir/install" > /dev/null
 cmake -S test/downstream -B "$build_dir/downstream" -DCMAKE_BUILD_TYPE=Release \
@@ -62,11 +62,11 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
   mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
 if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
-  phase "building (Debug, address + undefined sanitizers)" 720
+  phase "building (Debug, address + undefined sanitizers)" 600
   KELP_BUILD_DIR=$asan_dir bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DKELP_SANITIZE=address,undefined \
     -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
-  phase "running the tests (sanitizers)" 420
+  phase "running the tests (sanitizers)" 240
   (cd "$asan_dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
 fi
