@@ -27,6 +27,10 @@ class Operator {
   virtual Ordinal num_cols() const = 0;
   /// One line for logs and hierarchy printouts.
   virtual std::string summary() const = 0;
+  /// True when applying the operator twice to the same x can give different results, or when
+  /// it is not linear in x: an inner Krylov solver run to a tolerance. Methods that need a fixed
+  /// linear preconditioner (plain CG) refuse such operators; flexible ones accept them.
+  virtual bool is_variable() const { return false; }
 
   /// y = alpha * op(x) + beta * y.
   /// @throws DimensionMismatch when x or y has the wrong length, InvalidArgument when they alias

@@ -53,6 +53,12 @@ class Cg : public Operator<Scalar, Device> {
                  DimensionMismatch,
                  "kelp::solvers::Cg: preconditioner is " << M_->num_rows() << " x " << M_->num_cols()
                      << ", operator is " << A_->num_rows() << " x " << A_->num_cols());
+    KELP_REQUIRE(!M_->is_variable(), InvalidArgument,
+                 "kelp::solvers::Cg: the preconditioner '"
+                     << M_->summary()
+                     << "' changes from one application to the next (an inner solver run to a "
+                        "tolerance); plain CG needs a fixed linear preconditioner: use a fixed "
+                        "number of inner steps, or a flexible method");
     KELP_REQUIRE(params.max_iterations >= 0, InvalidArgument,
                  "kelp::solvers::Cg: max_iterations = " << params.max_iterations << " < 0");
     KELP_REQUIRE(params.relative_tolerance >= 0 && params.absolute_tolerance >= 0, InvalidArgument,
@@ -62,12 +68,18 @@ class Cg : public Operator<Scalar, Device> {
   }
 
   void set_monitor(IterationMonitor monitor) { monitor_ = std::move(monitor); }
+  /// The result of the last solve, including the solves run as an operator (apply), so that a
+  /// caller that uses CG as an inner solver or preconditioner can see how it went.
+  const SolveResult& last_result() const { return last_result_; }
+  /// CG run to a tolerance is not a fixed linear operator: see Operator::is_variable.
+  bool is_variable() const override { return true; }
   const CgParams& params() const { return params_; }
 
   /// Solves A x = b. x holds the initial guess on entry and the approximate solution on exit.
   SolveResult solve(const_vector_type b, vector_type x) const {
     const ProfilingRegion region("kelp::solvers::Cg::solve");
-    return solve_impl(b, x);
+    last_result_ = solve_impl(b, x);
+    return last_result_;
   }
 
   Ordinal num_rows() const override { return A_->num_rows(); }
@@ -82,10 +94,12 @@ class Cg : public Operator<Scalar, Device> {
  protected:
   /// As an operator, CG applies an approximate A^{-1}: y = alpha * x_cg + beta * y, x_cg solving
   /// A x_cg = x from a zero initial guess.
+  /// Its SolveResult is kept in last_result().
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta) const override {
-    vector_type solution("kelp::Cg::apply::solution", x.extent(0));
-    solve(x, solution);
-    kernels::axpby(alpha, solution, beta, y);
+    ensure_workspace(x.extent(0));
+    Kokkos::deep_copy(work_.solution, Scalar(0));
+    solve(x, work_.solution);
+    kernels::axpby(alpha, work_.solution, beta, y);
   }
 
  private:
@@ -95,10 +109,8 @@ class Cg : public Operator<Scalar, Device> {
                  DimensionMismatch,
                  "kelp::solvers::Cg::solve: dimension mismatch: operator is " << n << " x " << n
                      << ", b has " << b.extent(0) << " rows, x has " << x.extent(0));
-    vector_type r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Cg::r"), n);
-    vector_type z(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Cg::z"), n);
-    vector_type p(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Cg::p"), n);
-    vector_type q(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Cg::q"), n);
+    ensure_workspace(n);  // kept between solves: no allocation per call
+    const vector_type r = work_.r, z = work_.z, p = work_.p, q = work_.q;
 
     SolveResult result;
     result.rhs_norm = reduce_.norm2(b);
@@ -220,11 +232,28 @@ class Cg : public Operator<Scalar, Device> {
     return false;
   }
 
+  /// Work vectors, allocated on the first solve and reused while the size stays the same.
+  struct Workspace {
+    vector_type r, z, p, q, solution;
+  };
+  void ensure_workspace(std::size_t n) const {
+    if (work_.r.extent(0) == n && work_.r.data() != nullptr) return;
+    const auto make = [n](const char* label) {
+      return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+    };
+    work_ = {make("kelp::Cg::r"), make("kelp::Cg::z"), make("kelp::Cg::p"), make("kelp::Cg::q"),
+             make("kelp::Cg::solution")};
+  }
+
   std::shared_ptr<const Operator<Scalar, Device>> A_;
   std::shared_ptr<const Operator<Scalar, Device>> M_;
   CgParams params_;
   Reduction reduce_;
   IterationMonitor monitor_;
+  // Mutable: solve() and apply() are const (an Operator is applied through const references), yet
+  // reuse their work vectors and record their result. One Cg object is not for concurrent use.
+  mutable Workspace work_;
+  mutable SolveResult last_result_;
 };
 
 // Compiled once for the standard scalars, in solvers/eti/ (see kernels/core/eti.hpp).

@@ -304,6 +304,55 @@ TEST(Cg, WorksAsAnOperatorApproximatingTheInverse) {
   EXPECT_LE(test::reference_relative_residual(A, b, x), 1e-8);
 }
 
+TEST(Cg, AsAnInnerSolverReportsItsResultToTheCaller) {
+  auto A = generators::laplace1d<double>(8);
+  solvers::Cg<double> inner(std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), make_jacobi(A),
+                            solvers::CgParams{});
+  VectorView<double> b("b", 8), x("x", 8);
+  Kokkos::deep_copy(b, 1.0);
+
+  inner.apply(b, x);
+
+  EXPECT_TRUE(inner.last_result().converged());
+  EXPECT_TRUE(test::iterations_near(inner.last_result().iterations, 4));  // 8 points, Jacobi
+  EXPECT_LE(inner.last_result().residual_norm, 1e-8 * inner.last_result().rhs_norm);
+}
+
+TEST(Cg, RefusesAPreconditionerThatChangesBetweenApplications) {
+  auto A = generators::laplace1d<double>(8);
+  auto op = std::make_shared<MatrixOperator<CrsMatrix<double>>>(A);
+  auto inner = std::make_shared<solvers::Cg<double>>(op, make_jacobi(A), solvers::CgParams{});
+
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { solvers::Cg<double>(op, inner, {}); },
+      "changes from one application to the next (an inner solver run to a tolerance)");
+}
+
+// Counts Kokkos allocations whose label starts with "kelp::Cg" (Kokkos Tools callback).
+int cg_allocations = 0;
+void count_cg_allocation(Kokkos_Profiling_SpaceHandle, const char* label, const void*, uint64_t) {
+  if (std::string(label).rfind("kelp::Cg", 0) == 0) ++cg_allocations;
+}
+
+TEST(Cg, KeepsItsWorkVectorsBetweenSolves) {
+  auto A = generators::laplace2d<double>(12, 12);
+  solvers::Cg<double> cg(std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), make_jacobi(A),
+                         solvers::CgParams{});
+  VectorView<double> b("b", A.num_rows()), x("x", A.num_rows());
+  Kokkos::deep_copy(b, 1.0);
+  cg.solve(b, x);  // first solve: allocates the workspace
+  Kokkos::deep_copy(x, 0.0);
+
+  cg_allocations = 0;
+  Kokkos::Tools::Experimental::set_allocate_data_callback(count_cg_allocation);
+  const auto result = cg.solve(b, x);
+  cg.apply(b, x);
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+
+  EXPECT_TRUE(result.converged());
+  EXPECT_EQ(cg_allocations, 0);  // solve and apply reuse the first solve's workspace
+}
+
 TEST(Cg, RejectsMismatchedShapesAndParameters) {
   auto A = generators::laplace1d<double>(4);
   auto op = std::make_shared<MatrixOperator<CrsMatrix<double>>>(A);
