@@ -5,10 +5,12 @@
 #      area once more with 1 thread, MPI tests on 1-4 ranks;
 #   3. build a downstream project against the installed Kelp package and run it;
 #   4. build a Debug copy with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests;
-#   5. compile everything for CUDA (nvcc, sm_90; no GPU needed) as a check.
+#   5. build against Debian's Serial Kokkos with the Kokkos Kernels peer (the supported one-thread
+#      build the peer comparisons run in) and run its kernel and solver tests;
+#   6. compile everything for CUDA (nvcc, sm_90; no GPU needed) as a check.
 # Each phase prints its wall time against its budget; the budgets add up to 45 minutes on the
-# 2-core CI machine. KELP_SKIP_CUDA_CHECK=1 / KELP_SKIP_SANITIZERS=1 skip phases 5 / 4 for quick
-# local runs (CI never sets them).
+# 2-core CI machine. KELP_SKIP_CUDA_CHECK=1 / KELP_SKIP_SANITIZERS=1 / KELP_SKIP_SERIAL=1 skip
+# phases 6 / 4 / 5 for quick local runs (CI never sets them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${KELP_BUILD_DIR:-build}
@@ -45,7 +47,7 @@ phase "installing dependencies" 300
 bash scripts/install_deps.sh
 bash scripts/build_kokkos.sh >/dev/null
 
-phase "building (Release, -Werror)" 600
+phase "building (Release, -Werror)" 420
 KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
 
 phase "running the tests (Release)" 120
@@ -71,8 +73,16 @@ if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
 fi
 
+if [ "${KELP_SKIP_SERIAL:-0}" != 1 ]; then
+  phase "building (Debian's Serial Kokkos, Kokkos Kernels peer)" 300
+  KELP_SYSTEM_KOKKOS=1 KELP_BUILD_DIR=${KELP_SERIAL_BUILD_DIR:-build-serial} bash scripts/build.sh \
+    -DKELP_ENABLE_PEERS=ON -DKELP_ENABLE_MPI=OFF -DKELP_TEST_THREADS=1
+  phase "running the tests (Serial Kokkos)" 60
+  (cd "${KELP_SERIAL_BUILD_DIR:-build-serial}" && ctest --output-on-failure -j "$(nproc)" -R '^(kernels|precond|solvers)$')
+fi
+
 if [ "${KELP_SKIP_CUDA_CHECK:-0}" != 1 ]; then
-  phase "CUDA compile check" 720
+  phase "CUDA compile check" 600
   bash scripts/cuda_compile_check.sh
 fi
 
