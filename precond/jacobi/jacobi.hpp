@@ -1,6 +1,7 @@
 #pragma once
 /// Point Jacobi preconditioner: M^{-1} = omega * D^{-1}, D = diag(A).
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -26,6 +27,28 @@ void scale_by_inverse_diagonal(const Inv& inv, const X& x, const Y& y, Scalar al
         const Scalar v = alpha * inv(i) * x(i);
         y(i) = overwrite ? v : v + beta * y(i);  // beta = 0 must not read y
       });
+}
+
+/// inv(i) = omega / inv(i) where inv(i) is a nonzero finite diagonal entry; returns the first row
+/// whose entry is zero or not finite (left as it was), or inv.extent(0) when there is none.
+/// Free function, like the one above.
+template <class Inv, class Scalar>
+long long invert_diagonal(const Inv& inv, Scalar omega) {
+  using Ordinal = long long;
+  Ordinal first_bad = 0;  // Min starts from its identity (the largest value): none found
+  Kokkos::parallel_reduce(
+      "kelp::precond::Jacobi::setup_numeric",
+      Kokkos::RangePolicy<typename Inv::execution_space>(0, inv.extent(0)),
+      KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
+        const Scalar d = inv(i);
+        if (d == Scalar(0) || !ScalarTraits<Scalar>::is_finite(d)) {
+          if (i < bad) bad = i;
+        } else {
+          inv(i) = omega / d;
+        }
+      },
+      Kokkos::Min<Ordinal>(first_bad));
+  return std::min(first_bad, static_cast<Ordinal>(inv.extent(0)));
 }
 }  // namespace impl
 
@@ -77,20 +100,7 @@ class Jacobi : public Preconditioner<Matrix> {
   void setup_numeric_impl(const Matrix& A) override {
     kernels::extract_diagonal(A, inverse_diagonal_);
     auto inv = inverse_diagonal_;
-    const Scalar omega = Scalar(params_.damping);
-    Ordinal first_bad = 0;  // Min starts from its identity (the largest Ordinal): none found
-    Kokkos::parallel_reduce(
-        "kelp::precond::Jacobi::setup_numeric",
-        Kokkos::RangePolicy<typename Matrix::execution_space>(0, A.num_rows()),
-        KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
-          const Scalar d = inv(i);
-          if (d == Scalar(0) || !ScalarTraits<Scalar>::is_finite(d)) {
-            if (i < bad) bad = i;
-          } else {
-            inv(i) = omega / d;
-          }
-        },
-        Kokkos::Min<Ordinal>(first_bad));
+    const long long first_bad = impl::invert_diagonal(inv, Scalar(params_.damping));
     if (first_bad < A.num_rows()) {
       Scalar bad_value{};  // left unscaled in the vector by the loop above
       Kokkos::deep_copy(bad_value, Kokkos::subview(inv, first_bad));
