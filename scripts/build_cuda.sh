@@ -239,6 +239,7 @@ make_bundle() {
   rm -rf "$carry_dir"
   mkdir -p "$stage/$rel" "$stage/lib"
   (cd "$build_dir" && find . -path ./kokkos -prune -o -path '*/CMakeFiles' -prune -o \
+     -path ./install -prune -o -path ./downstream -prune -o \
      -type f \( -name CTestTestfile.cmake -o -perm -u+x \) -print) |
   while read -r f; do
     mkdir -p "$stage/$rel/$(dirname "$f")"
@@ -248,7 +249,8 @@ make_bundle() {
     fi
   done
   # Shared libraries outside glibc, libstdc++/libgcc and the driver (the device image has those).
-  find "$stage/$rel" -type f -perm -u+x -print0 | xargs -0 -r ldd 2>/dev/null |
+  # (ldd fails on scripts among the executables: that is not an error here)
+  find "$stage/$rel" -type f -perm -u+x -print0 | { xargs -0 -r ldd 2>/dev/null || true; } |
     awk '/=> \// { print $3 }' | sort -u |
     grep -Ev '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda)\.so' |
     while read -r lib; do cp -L "$lib" "$stage/lib/"; done
