@@ -15,6 +15,7 @@ enum class StopReason {
   indefinite_matrix,         ///< p^T A p <= 0: A is not positive definite
   indefinite_preconditioner, ///< r^T M^{-1} r < 0: M is not positive definite
   non_finite,                ///< NaN or Inf appeared (in A, b, M or the iterates)
+  incompatible_rhs,          ///< b has a component in A's given null space: no solution exists
 };
 
 inline std::string to_string(StopReason reason) {
@@ -26,6 +27,7 @@ inline std::string to_string(StopReason reason) {
     case StopReason::indefinite_matrix: return "indefinite_matrix";
     case StopReason::indefinite_preconditioner: return "indefinite_preconditioner";
     case StopReason::non_finite: return "non_finite";
+    case StopReason::incompatible_rhs: return "incompatible_rhs";
   }
   return "unknown";
 }

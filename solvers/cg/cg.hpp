@@ -7,9 +7,11 @@
 
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/initial_guess.hpp"
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/null_space.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
 
@@ -30,6 +32,9 @@ struct CgParams {
 /// recurrence residual says so, the true one is recomputed; if it disagrees (rounding drift), CG
 /// restarts from the true residual. Detects indefinite A (p^H A p <= 0), indefinite M
 /// (r^H z < 0), breakdown (r^H z = 0) and NaN/Inf, and reports them in SolveResult::reason.
+/// Singular A with a known null space (set_null_space): b is checked for compatibility first,
+/// the residuals and preconditioned residuals are projected off the null space, and x is
+/// returned orthogonal to it.
 /// Per iteration: 1 operator apply, 1 preconditioner apply, 1 dot + 1 fused pair of dots,
 /// 3 vector updates (~ 13 n words + SpMV + preconditioner). Every reduction goes through Reduction.
 template <class Scalar, class Device = DefaultDevice, class Reduction = LocalReduction>
@@ -75,10 +80,22 @@ class Cg : public Operator<Scalar, Device> {
   bool is_variable() const override { return true; }
   const CgParams& params() const { return params_; }
 
-  /// Solves A x = b. x holds the initial guess on entry and the approximate solution on exit.
-  SolveResult solve(const_vector_type b, vector_type x) const {
+  /// Declares span(Z) the null space of the (singular, Hermitian) operator; nullptr removes it.
+  /// @throws DimensionMismatch when Z's length differs from the operator's
+  void set_null_space(std::shared_ptr<const NullSpace<Scalar, Device>> Z) {
+    KELP_REQUIRE(Z == nullptr || Z->num_rows() == A_->num_rows(), DimensionMismatch,
+                 "kelp::solvers::Cg::set_null_space: the null space has "
+                     << Z->num_rows() << " rows, the operator " << A_->num_rows());
+    null_space_ = std::move(Z);
+  }
+
+  /// Solves A x = b; x is the approximate solution on exit.
+  /// @param[in] guess  provided (default): x holds the initial guess on entry; zero: x is not
+  ///                   read (it may hold garbage) and the iteration starts from 0
+  SolveResult solve(const_vector_type b, vector_type x,
+                    InitialGuess guess = InitialGuess::provided) const {
     const ProfilingRegion region("kelp::solvers::Cg::solve");
-    last_result_ = solve_impl(b, x);
+    last_result_ = solve_impl(b, x, guess);
     return last_result_;
   }
 
@@ -97,13 +114,12 @@ class Cg : public Operator<Scalar, Device> {
   /// Its SolveResult is kept in last_result().
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta) const override {
     ensure_workspace(x.extent(0));
-    Kokkos::deep_copy(work_.solution, Scalar(0));
-    solve(x, work_.solution);
+    solve(x, work_.solution, InitialGuess::zero);
     kernels::axpby(alpha, work_.solution, beta, y);
   }
 
  private:
-  SolveResult solve_impl(const_vector_type b, vector_type x) const {
+  SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
     const Ordinal n = A_->num_rows();
     KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
                  DimensionMismatch,
@@ -111,6 +127,7 @@ class Cg : public Operator<Scalar, Device> {
                      << ", b has " << b.extent(0) << " rows, x has " << x.extent(0));
     ensure_workspace(n);  // kept between solves: no allocation per call
     const vector_type r = work_.r, z = work_.z, p = work_.p, q = work_.q;
+    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));  // x is not read
 
     SolveResult result;
     result.rhs_norm = reduce_.norm2(b);
@@ -125,10 +142,17 @@ class Cg : public Operator<Scalar, Device> {
       result.residual_history.push_back(0);
       return result;
     }
+    if (null_space_ && !null_space_->is_compatible(b, result.rhs_norm, reduce_)) {
+      result.reason = StopReason::incompatible_rhs;
+      // Report |b - A x| itself: the projected residual would hide what is wrong.
+      result.residual_norm = result.initial_residual_norm = true_residual(b, x, r, false);
+      return result;
+    }
     const double tolerance =
         std::max(params_.relative_tolerance * result.rhs_norm, params_.absolute_tolerance);
 
-    double r_norm = true_residual(b, x, r);  // r = b - A x
+    // r = b - A x (for a zero guess r = b, without an operator application)
+    double r_norm = guess == InitialGuess::zero ? residual_from(b, r) : true_residual(b, x, r);
     result.initial_residual_norm = r_norm;
     result.residual_history.push_back(r_norm);
     Scalar rho{};
@@ -152,6 +176,7 @@ class Cg : public Operator<Scalar, Device> {
       kernels::axpby(alpha, p, Scalar(1), x);              // x = x + alpha p
       kernels::axpby(-alpha, q, Scalar(1), r);             // r = r - alpha q
       M_->apply(r, z);                                     // z = M^{-1} r
+      if (null_space_) null_space_->project(z, reduce_);   // keep p off the null space
       const auto [rho_new, rr] = reduce_.dots(r, z, r, r); // rho_new = r^H z, rr = r^H r
       r_norm = std::sqrt(Traits::real(rr));
       result.residual_history.push_back(r_norm);
@@ -187,6 +212,7 @@ class Cg : public Operator<Scalar, Device> {
 
     result.iterations = it;
     result.reason = reason;
+    if (null_space_) null_space_->project(x, reduce_);  // the solution orthogonal to span(Z)
     // Report the true residual of the returned x, whatever the exit path.
     result.residual_norm = true_residual(b, x, r);
     if (result.converged() && !(result.residual_norm <= tolerance)) {
@@ -195,10 +221,19 @@ class Cg : public Operator<Scalar, Device> {
     return result;
   }
 
-  /// r = b - A x; returns ||r||.
-  double true_residual(const_vector_type b, vector_type x, vector_type r) const {
+  /// r = b - A x, projected off the null space when there is one; returns ||r||.
+  double true_residual(const_vector_type b, vector_type x, vector_type r,
+                       bool project = true) const {
     A_->apply(x, r, Scalar(-1), Scalar(0));  // r = -A x
     kernels::axpby(Scalar(1), b, Scalar(1), r);
+    if (null_space_ && project) null_space_->project(r, reduce_);
+    return reduce_.norm2(r);
+  }
+
+  /// r = b (the residual of x = 0), projected like true_residual; returns ||r||.
+  double residual_from(const_vector_type b, vector_type r) const {
+    Kokkos::deep_copy(r, b);
+    if (null_space_) null_space_->project(r, reduce_);
     return reduce_.norm2(r);
   }
 
@@ -215,6 +250,7 @@ class Cg : public Operator<Scalar, Device> {
   /// Returns true (and sets reason) when it cannot continue.
   bool restart(vector_type r, vector_type z, vector_type p, Scalar& rho, StopReason& reason) const {
     M_->apply(r, z);
+    if (null_space_) null_space_->project(z, reduce_);
     rho = reduce_.dot(r, z);
     if (!Traits::is_finite(rho)) {
       reason = StopReason::non_finite;
@@ -250,6 +286,7 @@ class Cg : public Operator<Scalar, Device> {
   CgParams params_;
   Reduction reduce_;
   IterationMonitor monitor_;
+  std::shared_ptr<const NullSpace<Scalar, Device>> null_space_;
   // Mutable: solve() and apply() are const (an Operator is applied through const references), yet
   // reuse their work vectors and record their result. One Cg object is not for concurrent use.
   mutable Workspace work_;

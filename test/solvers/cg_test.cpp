@@ -18,6 +18,7 @@
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/paths.hpp"
+#include "test/support/poison.hpp"
 #include "test/support/residual.hpp"
 
 namespace kelp {
@@ -290,6 +291,39 @@ TEST(Cg, UsesTheInitialGuess) {
   EXPECT_TRUE(test::iterations_near(first.iterations, 15));
   EXPECT_EQ(again.iterations, 0);
   EXPECT_TRUE(again.converged());
+}
+
+TEST(Cg, ZeroInitialGuessDoesNotReadXAndMatchesAZeroVector) {
+  auto A = generators::laplace2d<double>(13, 11);
+  VectorView<double> b("b", A.num_rows()), x_zero("x_zero", A.num_rows()),
+      x_poisoned("x_poisoned", A.num_rows());
+  Kokkos::deep_copy(b, 1.0);
+  test::poison(x_poisoned);  // NaN: any read of x would show in the result
+  solvers::Cg<double> cg(std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), make_jacobi(A), {});
+
+  const auto provided = cg.solve(b, x_zero, InitialGuess::provided);
+  const auto zero = cg.solve(b, x_poisoned, InitialGuess::zero);
+
+  ASSERT_TRUE(zero.converged()) << solvers::to_string(zero.reason);
+  EXPECT_EQ(zero.iterations, provided.iterations);
+  ASSERT_EQ(zero.residual_history.size(), provided.residual_history.size());
+  for (std::size_t i = 0; i < zero.residual_history.size(); ++i) {
+    EXPECT_NEAR(zero.residual_history[i], provided.residual_history[i],
+                1e-12 * provided.residual_history[0]);
+  }
+  EXPECT_LE(test::reference_relative_residual(A, b, x_poisoned), 1e-8);
+}
+
+TEST(Cg, ZeroInitialGuessOverwritesAProvidedSolution) {
+  auto A = generators::laplace1d<double>(20);
+  VectorView<double> b("b", 20), x("x", 20);
+  Kokkos::deep_copy(b, 1.0);
+  solvers::Cg<double> cg(std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), make_jacobi(A), {});
+  cg.solve(b, x);  // x is now the solution: a provided guess would take 0 iterations
+
+  EXPECT_EQ(cg.solve(b, x, InitialGuess::provided).iterations, 0);
+  EXPECT_GT(cg.solve(b, x, InitialGuess::zero).iterations, 0);
+  EXPECT_TRUE(cg.last_result().converged());
 }
 
 TEST(Cg, WorksAsAnOperatorApproximatingTheInverse) {
