@@ -74,6 +74,7 @@ class Choices {
     }
     KELP_THROW(InvalidArgument, "kelp::config::Choices::name: enumerator "
                                     << static_cast<long long>(value) << " has no name");
+    return "";  // not reached: KELP_THROW throws (nvcc cannot tell)
   }
   /// The enumerator called `text`, or nothing.
   std::optional<Enum> find(const std::string& text) const {
