@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "kelp/apps/driver/registry/components/cg.hpp"
+#include "kelp/apps/driver/registry/components/generators.hpp"
+#include "kelp/apps/driver/registry/components/jacobi.hpp"
+#include "kelp/apps/driver/registry/components/vectors.hpp"
 #include "kelp/apps/driver/run/run.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "test/support/temp_dir.hpp"
@@ -66,7 +70,7 @@ std::string replace(std::string text, const std::string& from, const std::string
 
 TEST(Config, UnknownTopLevelKeyNamesLineAndAllowedKeys) {
   expect_config_error(std::string(valid_config) + "solvr: {}\n",
-                      ":12:1: unknown key 'solvr'; allowed: [problem, solver, output]");
+                      ":12:1: unknown key 'solvr'; allowed: [task, problem, solver, output]");
 }
 
 TEST(Config, UnknownSolverKeyNamesPathAndAllowedKeys) {
@@ -87,10 +91,10 @@ TEST(Config, UnknownGeneratorKeyInFlowMapNamesColumn) {
 
 TEST(Config, UnknownProblemAndOutputKeys) {
   expect_config_error(replace(valid_config, "  rhs:", "  rhs_: {type: ones}\n  rhs:"),
-                      ":3:3: problem: unknown key 'rhs_'; allowed: [generator, matrix, rhs]");
+                      ":3:3: problem: unknown key 'rhs_'; allowed: [scalar, generator, matrix, rhs, initial_guess]");
   expect_config_error(replace(valid_config, "  monitor_every: 0", "  monitor: 0"),
                       ":11:3: output: unknown key 'monitor'; allowed: [monitor_every, "
-                      "print_config, fail_on_no_convergence, report]");
+                      "print_config, fail_on_no_convergence, report, solution]");
 }
 
 TEST(Config, UnknownKeyOfParameterlessTypeListsOnlyType) {
@@ -172,8 +176,8 @@ TEST(Config, BadBooleanAndListValues) {
 TEST(Config, SectionThatIsNotAMapIsAnError) {
   expect_config_error(replace(valid_config, "output:\n  monitor_every: 0\n", "output: 5\n"),
                       ":10:9: output: expected a map with keys [monitor_every, print_config, "
-                      "fail_on_no_convergence, report], got '5'");
-  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [problem, solver, output]");
+                      "fail_on_no_convergence, report, solution], got '5'");
+  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [task, problem, solver, output]");
 }
 
 // --- Missing required values ---------------------------------------------------------------------
@@ -186,7 +190,7 @@ TEST(Config, MissingGeneratorSizeListsAllowedKeys) {
 
 TEST(Config, MissingSectionAndTypeAreErrors) {
   expect_config_error("problem:\n  generator: {type: laplace1d, nx: 4}\n",
-                      ":1:1: missing required key 'solver'; allowed: [problem, solver, output]");
+                      ":1:1: missing required key 'solver'; allowed: [task, problem, solver, output]");
   expect_config_error(replace(valid_config, "  type: cg\n", ""),
                       ":5:3: solver: missing required key 'type'; allowed: [cg]");
 }
@@ -245,7 +249,7 @@ TEST(Config, DocumentMarkersAroundOneDocumentAreFine) {
 
   const RunConfig config = parse_file(path);
 
-  EXPECT_EQ(config.solver.params<solvers::CgConfig>().params.max_iterations, 100);
+  EXPECT_EQ(config.solver.params<solvers::components::CgConfig>().params.max_iterations, 100);
 }
 
 TEST(Config, TabIndentationSaysTabsAreNotAllowed) {
@@ -268,7 +272,7 @@ TEST(Config, MissingFileIsAFileError) {
 }
 
 TEST(Config, EmptyFileIsAnError) {
-  expect_config_error("", ": expected a map with keys [problem, solver, output]");
+  expect_config_error("", ": expected a map with keys [task, problem, solver, output]");
 }
 
 // --- Overrides -----------------------------------------------------------------------------------
@@ -281,13 +285,13 @@ TEST(ConfigOverride, SetsValuesAtAnyDepth) {
       path, {"solver.max_iterations=7", "solver.preconditioner.damping=0.5",
              "problem.generator.nx=9", "output.report=out.json", "problem.rhs={type: random, seed: 4}"});
 
-  const auto& cg = config.solver.params<solvers::CgConfig>();
+  const auto& cg = config.solver.params<solvers::components::CgConfig>();
   EXPECT_EQ(cg.params.max_iterations, 7);
   EXPECT_EQ(cg.preconditioner.params<precond::JacobiParams>().damping, 0.5);
-  EXPECT_EQ(config.problem.generator.params<solvers::Laplace3dParams>().nx, 9);
+  EXPECT_EQ(config.problem.generator.params<solvers::components::Laplace3dParams>().nx, 9);
   EXPECT_EQ(config.output.report, "out.json");
   EXPECT_EQ(config.problem.rhs.type(), "random");
-  EXPECT_EQ(config.problem.rhs.params<solvers::RandomRhsParams>().seed, 4);
+  EXPECT_EQ(config.problem.rhs.params<solvers::components::RandomRhsParams>().seed, 4);
 }
 
 TEST(ConfigOverride, ReplacesWholeComponentAndNullRestoresDefault) {
@@ -297,8 +301,8 @@ TEST(ConfigOverride, ReplacesWholeComponentAndNullRestoresDefault) {
   const RunConfig identity = parse_file(path, {"solver.preconditioner=identity"});
   const RunConfig defaults = parse_file(path, {"solver.preconditioner=~", "solver.max_iterations=~"});
 
-  EXPECT_EQ(identity.solver.params<solvers::CgConfig>().preconditioner.type(), "identity");
-  const auto& cg = defaults.solver.params<solvers::CgConfig>();
+  EXPECT_EQ(identity.solver.params<solvers::components::CgConfig>().preconditioner.type(), "identity");
+  const auto& cg = defaults.solver.params<solvers::components::CgConfig>();
   EXPECT_EQ(cg.preconditioner.type(), "identity");
   EXPECT_EQ(cg.params.max_iterations, solvers::CgParams{}.max_iterations);
 }
@@ -322,7 +326,7 @@ TEST(ConfigOverride, UnknownKeyNamesTheOverride) {
       "allowed: [type, damping]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solvers.type=cg"}); },
-      "--set solvers.type=cg: unknown key 'solvers'; allowed: [problem, solver, output]");
+      "--set solvers.type=cg: unknown key 'solvers'; allowed: [task, problem, solver, output]");
 }
 
 TEST(ConfigOverride, BadValueNamesTheOverride) {
@@ -368,9 +372,12 @@ TEST(EffectiveConfig, FillsInEveryDefault) {
   const std::string text = solvers::effective_config(config);
 
   EXPECT_EQ(text,
+            "task:\n  type: solve\n  repeat: 1\n"
             "problem:\n"
+            "  scalar: double\n"
             "  generator: {type: laplace1d, nx: 5}\n"
             "  rhs: {type: ones}\n"
+            "  initial_guess: {type: zero}\n"
             "solver:\n"
             "  type: cg\n"
             "  max_iterations: 1000\n"
@@ -381,7 +388,8 @@ TEST(EffectiveConfig, FillsInEveryDefault) {
             "  monitor_every: 10\n"
             "  print_config: false\n"
             "  fail_on_no_convergence: true\n"
-            "  report: \"\"\n");
+            "  report: \"\"\n"
+            "  solution: \"\"\n");
 }
 
 TEST(EffectiveConfig, RoundTripsThroughTheParser) {
@@ -393,9 +401,12 @@ TEST(EffectiveConfig, RoundTripsThroughTheParser) {
       "output: {report: \"my report: #1.json\", print_config: true}\n");
   // Written by hand: the given values, every default filled in, the report name quoted.
   const std::string expected =
+      "task:\n  type: solve\n  repeat: 1\n"
       "problem:\n"
+      "  scalar: double\n"
       "  generator: {type: anisotropic2d, nx: 5, ny: 6, epsilon: 0.01, theta: -0.3}\n"
       "  rhs: {type: random, seed: 17}\n"
+      "  initial_guess: {type: zero}\n"
       "solver:\n"
       "  type: cg\n"
       "  max_iterations: 1000\n"
@@ -406,7 +417,8 @@ TEST(EffectiveConfig, RoundTripsThroughTheParser) {
       "  monitor_every: 10\n"
       "  print_config: true\n"
       "  fail_on_no_convergence: true\n"
-      "  report: \"my report: #1.json\"\n";
+      "  report: \"my report: #1.json\"\n"
+      "  solution: \"\"\n";
 
   const std::string printed = solvers::effective_config(config);
   const RunConfig reparsed = parse_text(printed);
@@ -414,14 +426,14 @@ TEST(EffectiveConfig, RoundTripsThroughTheParser) {
   EXPECT_EQ(printed, expected);
   EXPECT_EQ(solvers::effective_config(reparsed), expected);
   // The values read back, field by field (defaults included), against literals.
-  const auto& aniso = reparsed.problem.generator.params<solvers::Anisotropic2dParams>();
+  const auto& aniso = reparsed.problem.generator.params<solvers::components::Anisotropic2dParams>();
   EXPECT_EQ(reparsed.problem.generator.type(), "anisotropic2d");
   EXPECT_EQ(aniso.nx, 5);
   EXPECT_EQ(aniso.ny, 6);
   EXPECT_EQ(aniso.epsilon, 0.01);
   EXPECT_EQ(aniso.theta, -0.3);
-  EXPECT_EQ(reparsed.problem.rhs.params<solvers::RandomRhsParams>().seed, 17);
-  const auto& cg = reparsed.solver.params<solvers::CgConfig>();
+  EXPECT_EQ(reparsed.problem.rhs.params<solvers::components::RandomRhsParams>().seed, 17);
+  const auto& cg = reparsed.solver.params<solvers::components::CgConfig>();
   EXPECT_EQ(cg.params.max_iterations, 1000);
   EXPECT_EQ(cg.params.relative_tolerance, 1e-10);
   EXPECT_EQ(cg.params.absolute_tolerance, 0.0);
@@ -445,9 +457,12 @@ TEST(EffectiveConfig, PrintsTheMatrixFileAndRhsFileAsAbsolutePaths) {
 
   const std::string printed = solvers::effective_config(parse_file(path));
 
-  EXPECT_EQ(printed, "problem:\n"
+  EXPECT_EQ(printed, "task:\n  type: solve\n  repeat: 1\n"
+                     "problem:\n"
+                     "  scalar: double\n"
                      "  matrix: {file: " + folder + "/A.mtx}\n"
                      "  rhs: {type: file, file: " + folder + "/b.mtx}\n"
+                     "  initial_guess: {type: zero}\n"
                      "solver:\n"
                      "  type: cg\n"
                      "  max_iterations: 5\n"
@@ -458,10 +473,11 @@ TEST(EffectiveConfig, PrintsTheMatrixFileAndRhsFileAsAbsolutePaths) {
                      "  monitor_every: 0\n"
                      "  print_config: false\n"
                      "  fail_on_no_convergence: true\n"
-                     "  report: \"\"\n");
+                     "  report: \"\"\n"
+                     "  solution: \"\"\n");
   const RunConfig reparsed = parse_text(printed);
   EXPECT_EQ(reparsed.problem.matrix.file, folder + "/A.mtx");
-  EXPECT_EQ(reparsed.problem.rhs.params<solvers::FileRhsParams>().file, folder + "/b.mtx");
+  EXPECT_EQ(reparsed.problem.rhs.params<solvers::components::FileVectorParams>().file, folder + "/b.mtx");
   EXPECT_EQ(reparsed.output.report, "");
 }
 
@@ -477,10 +493,10 @@ TEST(EffectiveConfig, RelativeFilesResolveAgainstTheConfigFolder) {
   const RunConfig overridden = parse_file(path, {"problem.rhs.file=rel/b.mtx"});
 
   EXPECT_EQ(config.problem.matrix.file, (dir.path() / "data" / "A.mtx").string());
-  EXPECT_EQ(config.problem.rhs.params<solvers::FileRhsParams>().file,
+  EXPECT_EQ(config.problem.rhs.params<solvers::components::FileVectorParams>().file,
             (dir.path() / "sub" / "b.mtx").string());
   // Values given on the command line are relative to the working directory.
-  EXPECT_EQ(overridden.problem.rhs.params<solvers::FileRhsParams>().file,
+  EXPECT_EQ(overridden.problem.rhs.params<solvers::components::FileVectorParams>().file,
             (fs::current_path() / "rel" / "b.mtx").string());
   const RunConfig reparsed = parse_text(solvers::effective_config(config));
   EXPECT_EQ(reparsed.problem.matrix.file, (dir.path() / "data" / "A.mtx").string());
@@ -492,7 +508,7 @@ TEST(EffectiveConfig, ShorthandTypeNamesAreAccepted) {
       "solver: {type: cg, preconditioner: jacobi}\n");
 
   EXPECT_EQ(config.problem.rhs.type(), "A_times_ones");
-  EXPECT_EQ(config.solver.params<solvers::CgConfig>().preconditioner.summary(),
+  EXPECT_EQ(config.solver.params<solvers::components::CgConfig>().preconditioner.summary(),
             "jacobi {damping: 1.0}");
 }
 
@@ -506,13 +522,14 @@ TEST(ProblemErrors, JacobiZeroDiagonalNamesTheMatrixFileAndOneBasedRow) {
       "cfg.yaml", replace(valid_config, "generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}",
                           "matrix: {file: x.mtx}"));
   const RunConfig config = parse_file(path);
-  const solvers::Problem problem = solvers::build_problem(config.problem);
-  auto op = std::make_shared<const MatrixOperator<solvers::ConfigMatrix>>(problem.A);
+  const auto problem = solvers::build_problem<double>(config.problem);
+  auto op = std::make_shared<const MatrixOperator<solvers::ConfigMatrix<double>>>(problem.A);
+  auto solver = solvers::solver_registry().build<double>(
+      config.solver, op, {problem.A, problem.description.matrix_name});
+  solver->setup_symbolic(problem.A);  // the preconditioner is built unset: no error yet
 
   test::expect_throw_containing<NumericalError>(
-      [&] {
-        solvers::solver_registry().build(config.solver, op, {problem.A, problem.matrix_name});
-      },
+      [&] { solver->setup_numeric(problem.A); },
       "kelp::precond::Jacobi::setup_numeric: zero diagonal entry at row 1 (1-based) of matrix '" +
           (dir.path() / "x.mtx").string() + "'");
 }
@@ -520,9 +537,9 @@ TEST(ProblemErrors, JacobiZeroDiagonalNamesTheMatrixFileAndOneBasedRow) {
 TEST(ProblemErrors, GeneratedMatrixIsNamedByItsGenerator) {
   const RunConfig config = parse_text(valid_config);
 
-  const solvers::Problem problem = solvers::build_problem(config.problem);
+  const auto problem = solvers::build_problem<double>(config.problem);
 
-  EXPECT_EQ(problem.matrix_name, "laplace3d {nx: 4, ny: 4, nz: 4}");
+  EXPECT_EQ(problem.description.matrix_name, "laplace3d {nx: 4, ny: 4, nz: 4}");
 }
 
 // --- Building blocks ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #include "kelp/apps/driver/config/fields.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -104,6 +105,17 @@ void FieldReader::visit_file(const char* key, std::string& path, Presence presen
   }
 }
 
+void FieldReader::visit_choice(const char* key, std::string& name,
+                               const std::vector<std::string>& allowed, Presence presence) {
+  if (auto c = child(key, presence)) {
+    const std::string text = c->is_scalar() ? c->as_string() : emit_flow(c->yaml());
+    if (!c->is_scalar() || std::find(allowed.begin(), allowed.end(), text) == allowed.end()) {
+      c->fail(unknown_choice(text, allowed));
+    }
+    name = text;
+  }
+}
+
 void FieldReader::visit_component(const char* key, solvers::ComponentSpec& spec,
                                   Presence presence) {
   if (auto c = child(key, presence)) spec = spec.registry().parse(*c);
@@ -127,8 +139,18 @@ void FieldWriter::visit_string(const char* key, std::string& value, Presence) {
   out_[key] = value;
 }
 void FieldWriter::visit_file(const char* key, std::string& path, Presence) { out_[key] = path; }
+void FieldWriter::visit_choice(const char* key, std::string& name,
+                               const std::vector<std::string>&, Presence) {
+  out_[key] = name;
+}
 void FieldWriter::visit_component(const char* key, solvers::ComponentSpec& spec, Presence) {
   out_[key] = spec.write();
+}
+
+std::string unknown_choice(const std::string& value, const std::vector<std::string>& allowed) {
+  std::string list;
+  for (const auto& name : allowed) list += (list.empty() ? "" : ", ") + name;
+  return "unknown value '" + value + "'; allowed: [" + list + "]";
 }
 
 // --- Text output ---------------------------------------------------------------------------------

@@ -11,12 +11,23 @@
 /// FieldReader fills the struct from a ConfigNode (strictly: unknown keys, wrong types and values
 /// out of bounds are ConfigErrors); FieldWriter exports it again with every default filled in, so
 /// an app can print its effective configuration; read(write(p)) == p.
+///
+/// A field whose value is one of a fixed set of names is a typed enum field: its Choices list the
+/// names of the enumerators once, and a bad value is a ConfigError with file:line and the
+/// allowed names:
+///
+///   enum class ScalarKind { real_float, real_double, complex_double };
+///   const config::Choices<ScalarKind> scalar_kinds{{ScalarKind::real_float, "float"}, ...};
+///   v.field("scalar", p.scalar, scalar_kinds);
+///   // problem.yaml:3:11: problem.scalar: unknown value 'half'; allowed: [float, double, complex]
 
 #include <yaml-cpp/yaml.h>
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kelp/apps/driver/config/config_node.hpp"
@@ -49,6 +60,48 @@ struct Bounds {
   std::string describe(const std::string& name) const;
 };
 
+/// The names of an enumeration's values, for typed enum fields and messages.
+/// Each enumerator has one name; the order is the order errors list them in.
+template <class Enum>
+class Choices {
+ public:
+  Choices(std::initializer_list<std::pair<Enum, const char*>> items) : items_(items) {}
+
+  /// The name of `value`. @throws InvalidArgument when `value` has no name here
+  const char* name(Enum value) const {
+    for (const auto& item : items_) {
+      if (item.first == value) return item.second;
+    }
+    KELP_THROW(InvalidArgument, "kelp::config::Choices::name: enumerator "
+                                    << static_cast<long long>(value) << " has no name");
+    return "";  // not reached: KELP_THROW throws (nvcc cannot tell)
+  }
+  /// The enumerator called `text`, or nothing.
+  std::optional<Enum> find(const std::string& text) const {
+    for (const auto& item : items_) {
+      if (text == item.second) return item.first;
+    }
+    return std::nullopt;
+  }
+  /// Every name, in order.
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& item : items_) out.emplace_back(item.second);
+    return out;
+  }
+
+ private:
+  std::vector<std::pair<Enum, const char*>> items_;
+};
+
+/// Reads a scalar node naming one of `choices`.
+/// @throws ConfigError "location: path: unknown value 'x'; allowed: [a, b]" (also for a map)
+template <class Enum>
+Enum read_choice(const ConfigNode& node, const Choices<Enum>& choices);
+
+/// "unknown value 'x'; allowed: [a, b]": the text of a bad enum value's error.
+std::string unknown_choice(const std::string& value, const std::vector<std::string>& allowed);
+
 /// Visits the fields of a params struct. Implemented by FieldReader (YAML -> struct),
 /// FieldWriter (struct -> YAML) and KeyCollector (lists the keys).
 class FieldVisitor {
@@ -73,6 +126,15 @@ class FieldVisitor {
   void field(const char* key, std::string& value, Presence presence = Presence::optional) {
     visit_string(key, value, presence);
   }
+  /// A typed enum field: the value is one of the names in `choices`.
+  template <class Enum>
+  void field(const char* key, Enum& value, const Choices<Enum>& choices,
+             Presence presence = Presence::optional) {
+    static_assert(std::is_enum<Enum>::value, "FieldVisitor::field: choices need an enum type");
+    std::string name = choices.name(value);
+    visit_choice(key, name, choices.names(), presence);
+    value = *choices.find(name);  // visit_choice leaves a name from the list
+  }
   /// A name of an input file. Read: relative names become absolute, resolved against the folder
   /// of the configuration file (see ConfigNode::resolve_path).
   void file(const char* key, std::string& path, Presence presence = Presence::optional) {
@@ -94,6 +156,9 @@ class FieldVisitor {
   virtual void visit_bool(const char* key, bool& value, Presence presence) = 0;
   virtual void visit_string(const char* key, std::string& value, Presence presence) = 0;
   virtual void visit_file(const char* key, std::string& path, Presence presence) = 0;
+  /// `name` holds the current value's name on entry; a reader replaces it by one of `allowed`.
+  virtual void visit_choice(const char* key, std::string& name,
+                            const std::vector<std::string>& allowed, Presence presence) = 0;
   virtual void visit_component(const char* key, solvers::ComponentSpec& spec,
                                Presence presence) = 0;
 };
@@ -113,6 +178,8 @@ class FieldReader : public FieldVisitor {
   void visit_bool(const char* key, bool& value, Presence presence) override;
   void visit_string(const char* key, std::string& value, Presence presence) override;
   void visit_file(const char* key, std::string& path, Presence presence) override;
+  void visit_choice(const char* key, std::string& name, const std::vector<std::string>& allowed,
+                    Presence presence) override;
   void visit_component(const char* key, solvers::ComponentSpec& spec, Presence presence) override;
 
  private:
@@ -133,6 +200,8 @@ class FieldWriter : public FieldVisitor {
   void visit_bool(const char* key, bool& value, Presence) override;
   void visit_string(const char* key, std::string& value, Presence) override;
   void visit_file(const char* key, std::string& path, Presence) override;
+  void visit_choice(const char* key, std::string& name, const std::vector<std::string>&,
+                    Presence) override;
   void visit_component(const char* key, solvers::ComponentSpec& spec, Presence) override;
 
  private:
@@ -154,6 +223,10 @@ class KeyCollector : public FieldVisitor {
   void visit_bool(const char* key, bool&, Presence p) override { add(key, p); }
   void visit_string(const char* key, std::string&, Presence p) override { add(key, p); }
   void visit_file(const char* key, std::string&, Presence p) override { add(key, p); }
+  void visit_choice(const char* key, std::string&, const std::vector<std::string>&,
+                    Presence p) override {
+    add(key, p);
+  }
   void visit_component(const char* key, solvers::ComponentSpec&, Presence p) override {
     add(key, p);
   }
@@ -203,5 +276,13 @@ std::string format_double(double value);
 std::string emit_yaml(const YAML::Node& node);
 /// One-line flow form of a node: "{type: jacobi, damping: 1.0}" or "42".
 std::string emit_flow(const YAML::Node& node);
+
+template <class Enum>
+Enum read_choice(const ConfigNode& node, const Choices<Enum>& choices) {
+  const std::string text = node.is_scalar() ? node.as_string() : config::emit_flow(node.yaml());
+  const auto value = node.is_scalar() ? choices.find(text) : std::nullopt;
+  if (!value) node.fail(unknown_choice(text, choices.names()));
+  return *value;
+}
 
 }  // namespace kelp::config

@@ -1,78 +1,24 @@
 #pragma once
-/// The `problem` section of a configuration: a matrix (generated or read from a Matrix Market
-/// file) and a right-hand side.
+/// The `problem` section of a configuration: the scalar, a matrix (generated or read from a
+/// Matrix Market file), a right-hand side and an initial guess.
 ///
 ///   problem:
+///     scalar: double                                             # float | double | complex
 ///     generator: {type: laplace3d, nx: 100, ny: 100, nz: 100}   # exactly one of generator
 ///     # matrix: {file: A.mtx.gz}  (relative to the config) #   and matrix
 ///     rhs: {type: ones}                                          # default ones
+///     initial_guess: {type: zero}                                # default zero
 ///
-/// Relative file names resolve against the configuration file's folder.
+/// Relative file names resolve against the configuration file's folder. build_problem<Scalar>
+/// is compiled once per standard scalar (problem.cpp); pick it with dispatch_scalar.
 
-#include <memory>
 #include <string>
 
 #include "kelp/apps/driver/config/config_node.hpp"
-#include "kelp/apps/driver/registry/registry.hpp"
-#include "kelp/apps/driver/registry/solver_registry.hpp"
+#include "kelp/apps/driver/registry/registries.hpp"
+#include "kelp/kernels/core/eti.hpp"
 
 namespace kelp::solvers {
-
-/// Generators build a matrix from their params alone.
-using GeneratorRegistry = Registry<ConfigMatrix>;
-/// Right-hand sides are built for a given matrix (their length is its number of rows).
-using RhsRegistry = Registry<ConfigVector, const ConfigMatrix&>;
-
-/// Types: laplace1d, laplace2d, laplace2d_9pt, laplace3d, laplace3d_27pt, anisotropic2d,
-/// convection_diffusion (see kernels/generators/generators.hpp).
-GeneratorRegistry& generator_registry();
-/// Types: ones, random, file, A_times_ones.
-RhsRegistry& rhs_registry();
-
-/// Grid sizes of the laplace generators; those a generator has are required (>= 1).
-struct Laplace1dParams {
-  long long nx = 0;
-};
-struct Laplace2dParams {
-  long long nx = 0;
-  long long ny = 0;
-};
-struct Laplace3dParams {
-  long long nx = 0;
-  long long ny = 0;
-  long long nz = 0;
-};
-/// anisotropic2d: rotated anisotropic diffusion.
-struct Anisotropic2dParams {
-  long long nx = 0;  ///< required
-  long long ny = 0;  ///< required
-  /// Anisotropy ratio (> 0). Default 1e-3: strong enough that point smoothers and plain Krylov
-  /// methods struggle, the classic AMG stress case.
-  double epsilon = 1e-3;
-  /// Rotation of the strong direction in radians. Default 0 (grid-aligned, 5-point stencil).
-  double theta = 0.0;
-};
-/// convection_diffusion: upwinded -Laplace(u) + w . grad(u), nonsymmetric (not for CG).
-struct ConvectionDiffusionParams {
-  long long nx = 0;  ///< required
-  long long ny = 0;  ///< required
-  /// Default 1: a 2D problem.
-  long long nz = 1;
-  /// Velocity w. Default (1, 1, 0): diagonal flow in the x-y plane.
-  double wx = 1.0;
-  double wy = 1.0;
-  double wz = 0.0;
-};
-
-/// rhs random: entries uniform in [-1, 1] from a 64-bit Mersenne twister.
-struct RandomRhsParams {
-  /// Default 0; the same seed gives the same vector on every device.
-  long long seed = 0;
-};
-/// rhs file: a one-column Matrix Market file (array or coordinate) of length num_rows.
-struct FileRhsParams {
-  std::string file;  ///< required
-};
 
 /// problem.matrix: a Matrix Market file (plain or gzip), symmetric storage expanded.
 struct MatrixFileParams {
@@ -82,35 +28,57 @@ void matrix_file_fields(config::FieldVisitor& v, MatrixFileParams& params);
 
 /// The parsed `problem` section.
 struct ProblemConfig {
+  /// Default double. complex is Kokkos::complex<double>.
+  ScalarKind scalar = ScalarKind::real_double;
   /// The generator, or empty when the matrix comes from a file.
   ComponentSpec generator;
   /// The matrix file, used when `generator` is empty.
   MatrixFileParams matrix;
   /// Default ones.
   ComponentSpec rhs = rhs_registry().make("ones");
+  /// Default zero.
+  ComponentSpec initial_guess = initial_guess_registry().make("zero");
 };
 
 /// Parses the `problem` node. @throws ConfigError (also when both or neither of generator and
-/// matrix are given)
+/// matrix are given, and for a scalar that is not float, double or complex)
 ProblemConfig parse_problem_config(const config::ConfigNode& node);
 /// The effective `problem` node, every default filled in.
 YAML::Node write_problem_config(const ProblemConfig& config);
 
-/// A linear system A x = b.
-struct Problem {
-  ConfigMatrix A;
-  ConfigVector b;
+/// What a problem is, in words and sizes (the same for every scalar).
+struct ProblemDescription {
   /// "laplace3d {nx: 100, ny: 100, nz: 100}" or "matrix /path/bcsstk14.mtx.gz".
-  std::string matrix_description;
+  std::string matrix;
   /// "ones", "random {seed: 0}", ...
-  std::string rhs_description;
+  std::string rhs;
+  /// "zero" or "file {file: /path/x0.mtx}".
+  std::string initial_guess;
   /// A's source for error messages: the file name, or the generator summary.
   std::string matrix_name;
+  ScalarKind scalar = ScalarKind::real_double;
+  long long num_rows = 0;
+  long long nnz = 0;
 };
 
-/// Generates or reads A and builds b.
-/// @throws FileError for unreadable or malformed files, InvalidArgument for a non-square or
-///         complex matrix, DimensionMismatch when a right-hand side file has the wrong length
-Problem build_problem(const ProblemConfig& config);
+/// A linear system A x = b with an initial guess x0.
+template <class Scalar>
+struct Problem {
+  ConfigMatrix<Scalar> A;
+  ConfigVector<Scalar> b;
+  ConfigVector<Scalar> x0;
+  ProblemDescription description;
+};
+
+/// Generates or reads A and builds b and x0, in Scalar (which must be the config's scalar).
+/// @throws FileError for unreadable or malformed files, InvalidArgument for a non-square matrix,
+///         for a complex file with a real scalar, and when Scalar is not config.scalar;
+///         DimensionMismatch when a right-hand side or initial guess file has the wrong length
+template <class Scalar>
+Problem<Scalar> build_problem(const ProblemConfig& config);
+
+#define KELP_DRIVER_BUILD_PROBLEM(PREFIX, S) \
+  PREFIX template Problem<S> build_problem<S>(const ProblemConfig&);
+KELP_ETI_FOR_EACH_SCALAR(KELP_DRIVER_BUILD_PROBLEM, extern)
 
 }  // namespace kelp::solvers

@@ -59,6 +59,12 @@ const std::string& RegistryBase::description(const std::string& type) const {
   return entry(type).description;
 }
 
+void RegistryBase::require_own(const ComponentSpec& spec) const {
+  KELP_REQUIRE(!spec.empty() && &spec.registry() == this, InvalidArgument,
+               "kelp::solvers::Registry::build: the spec '" << spec.type() << "' is not a "
+                                                            << kind_ << " spec");
+}
+
 void RegistryBase::add_entry(Entry entry) {
   KELP_REQUIRE(!contains(entry.type), InvalidArgument,
                "kelp::solvers::Registry::add: " << kind_ << " type '" << entry.type

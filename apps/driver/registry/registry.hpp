@@ -11,12 +11,19 @@
 ///       "jacobi", "point Jacobi, M^{-1} = damping * D^{-1}", jacobi_fields,
 ///       [](const precond::JacobiParams& p, const ConfigMatrix& A) { ... return M; });
 ///
+/// Components whose product depends on the scalar (matrices, vectors, preconditioners,
+/// solvers) live in a ScalarRegistry: one builder, a generic lambda, is compiled for float,
+/// double and Kokkos::complex<double> where the component registers itself, and the run driver
+/// picks one with build<Scalar>.
+///
 /// Specs are plain values: copyable, comparable through their written form, and independent of
 /// any matrix, so a configuration can be printed without building anything.
 
+#include <Kokkos_Core.hpp>
 #include <any>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kelp/kernels/core/error.hpp"
@@ -97,6 +104,21 @@ class RegistryBase {
     std::function<void(config::FieldVisitor&, std::any&)> visit;
   };
   void add_entry(Entry entry);
+  /// The entry of a params struct: defaults and a visitor over `fields`.
+  template <class Params>
+  static Entry make_entry(std::string type, std::string description,
+                          std::function<void(config::FieldVisitor&, Params&)> fields) {
+    Entry entry;
+    entry.type = std::move(type);
+    entry.description = std::move(description);
+    entry.make_default = [] { return std::any(Params{}); };
+    entry.visit = [fields](config::FieldVisitor& v, std::any& params) {
+      fields(v, std::any_cast<Params&>(params));
+    };
+    return entry;
+  }
+  /// @throws InvalidArgument when the spec is empty or belongs to another registry
+  void require_own(const ComponentSpec& spec) const;
   const Entry& entry(const std::string& type) const;
   std::size_t index_of(const std::string& type) const;
 
@@ -117,14 +139,7 @@ class Registry : public RegistryBase {
   void add(std::string type, std::string description,
            std::function<void(config::FieldVisitor&, Params&)> fields,
            std::function<Product(const Params&, BuildArgs...)> build) {
-    Entry entry;
-    entry.type = type;
-    entry.description = std::move(description);
-    entry.make_default = [] { return std::any(Params{}); };
-    entry.visit = [fields](config::FieldVisitor& v, std::any& params) {
-      fields(v, std::any_cast<Params&>(params));
-    };
-    add_entry(std::move(entry));
+    add_entry(make_entry<Params>(std::move(type), std::move(description), std::move(fields)));
     builders_.push_back([build](const std::any& params, BuildArgs... args) {
       return build(std::any_cast<const Params&>(params), std::forward<BuildArgs>(args)...);
     });
@@ -133,14 +148,67 @@ class Registry : public RegistryBase {
   /// Builds the component a spec of this registry describes.
   /// @throws InvalidArgument when the spec belongs to another registry
   Product build(const ComponentSpec& spec, BuildArgs... args) const {
-    KELP_REQUIRE(!spec.empty() && &spec.registry() == this, InvalidArgument,
-                 "kelp::solvers::Registry::build: the spec '" << spec.type() << "' is not a "
-                     << kind() << " spec");
+    require_own(spec);
     return builders_[index_of(spec.type())](spec.any_params(), std::forward<BuildArgs>(args)...);
   }
 
  private:
   std::vector<std::function<Product(const std::any&, BuildArgs...)>> builders_;
+};
+
+/// A registry whose products depend on the scalar: build<Scalar>(spec, args...) makes a
+/// Product<Scalar> from Args<Scalar>... for Scalar = float, double, Kokkos::complex<double>.
+///
+///   using PreconditionerRegistry =
+///       ScalarRegistry<PreconditionerPointer, NamedMatrixArgument>;
+///   registry.add<JacobiParams>("jacobi", "...", jacobi_fields,
+///       [](const JacobiParams& p, const auto& A) {   // A: const NamedMatrix<Scalar>&
+///         using Matrix = typename std::decay_t<decltype(A)>::matrix_type;
+///         return std::make_shared<precond::Jacobi<Matrix>>(p, A.name);
+///       });
+///   auto M = registry.build<double>(spec, named_matrix);
+///
+/// `add` compiles the builder for the three scalars, so a component's code is compiled once, in
+/// the file that registers it.
+template <template <class> class Product, template <class> class... Args>
+class ScalarRegistry : public RegistryBase {
+ public:
+  using RegistryBase::RegistryBase;
+
+  /// Registers `type`. `build(params, args...)` is called with the Args<Scalar>... of each
+  /// standard scalar and must return a Product<Scalar> (a generic lambda, usually).
+  /// @throws InvalidArgument when `type` is already registered
+  template <class Params, class Build>
+  void add(std::string type, std::string description,
+           std::function<void(config::FieldVisitor&, Params&)> fields, Build build) {
+    add_entry(make_entry<Params>(std::move(type), std::move(description), std::move(fields)));
+    add_builder<Params, float>(build);
+    add_builder<Params, double>(build);
+    add_builder<Params, Kokkos::complex<double>>(build);
+  }
+
+  /// Builds the component a spec of this registry describes, for Scalar.
+  /// @throws InvalidArgument when the spec belongs to another registry
+  template <class Scalar>
+  Product<Scalar> build(const ComponentSpec& spec, Args<Scalar>... args) const {
+    require_own(spec);
+    return std::get<Builders<Scalar>>(builders_)[index_of(spec.type())](
+        spec.any_params(), std::forward<Args<Scalar>>(args)...);
+  }
+
+ private:
+  template <class Scalar>
+  using Builders = std::vector<std::function<Product<Scalar>(const std::any&, Args<Scalar>...)>>;
+
+  template <class Params, class Scalar, class Build>
+  void add_builder(const Build& build) {
+    std::get<Builders<Scalar>>(builders_).push_back(
+        [build](const std::any& params, Args<Scalar>... args) -> Product<Scalar> {
+          return build(std::any_cast<const Params&>(params), std::forward<Args<Scalar>>(args)...);
+        });
+  }
+
+  std::tuple<Builders<float>, Builders<double>, Builders<Kokkos::complex<double>>> builders_;
 };
 
 }  // namespace kelp::solvers

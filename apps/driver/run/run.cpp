@@ -1,40 +1,62 @@
 #include "kelp/apps/driver/run/run.hpp"
 
+#include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "kelp/kernels/blas1.hpp"
-#include "kelp/kernels/core/profiling_region.hpp"
-#include "kelp/kernels/spmv/matrix_operator.hpp"
-#include "kelp/kernels/spmv/spmv.hpp"
+#include "kelp/apps/driver/run/solve_task.hpp"
 
 namespace kelp::solvers {
 
 using config::Bounds;
 using config::FieldVisitor;
 
+const config::Choices<TaskKind>& task_kinds() {
+  static const config::Choices<TaskKind> choices{{TaskKind::solve, "solve"}};
+  return choices;
+}
+
+void task_fields(FieldVisitor& v, TaskParams& params) {
+  v.field("type", params.type, task_kinds());
+  v.field("repeat", params.repeat, Bounds::at_least(1));
+}
+
 void output_fields(FieldVisitor& v, OutputParams& params) {
   v.field("monitor_every", params.monitor_every, Bounds::at_least(0));
   v.field("print_config", params.print_config);
   v.field("fail_on_no_convergence", params.fail_on_no_convergence);
   v.field("report", params.report);
+  v.field("solution", params.solution);
+}
+
+const std::vector<TaskEntry>& task_table() {
+  static const std::vector<TaskEntry> table{
+      {TaskKind::solve, "solve A x = b with the configured solver", run_solve_task},
+  };
+  return table;
 }
 
 RunConfig parse_run_config(const config::ConfigNode& root) {
   if (root.is_null() || !root.is_map()) {
-    root.fail("expected a map with keys [problem, solver, output]");
+    root.fail("expected a map with keys [task, problem, solver, output]");
   }
-  root.expect_keys({"problem", "solver", "output"});
+  root.expect_keys({"task", "problem", "solver", "output"});
   RunConfig config;
+  if (const auto task = root.find("task")) {
+    if (task->is_scalar()) {  // shorthand: "task: solve" means {type: solve}
+      config.task.type = config::read_choice(*task, task_kinds());
+    } else {
+      if (task->is_null() || !task->is_map()) task->fail("expected a task name or a map {type: ...}");
+      config::read_params(*task, config.task, task_fields);
+    }
+  }
   config.problem = parse_problem_config(root.get("problem"));
   config.solver = solver_registry().parse(root.get("solver"));
   if (const auto output = root.find("output")) {
@@ -45,6 +67,7 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
 
 YAML::Node write_run_config(const RunConfig& config) {
   YAML::Node out(YAML::NodeType::Map);
+  out["task"] = config::write_params(config.task, task_fields);
   out["problem"] = write_problem_config(config.problem);
   out["solver"] = config.solver.write();
   out["output"] = config::write_params(config.output, output_fields);
@@ -62,41 +85,6 @@ RunConfig load_run_config(const std::string& path, const std::vector<std::string
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  Kokkos::fence();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string sci(double value, int digits = 3) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*e", digits, value);
-  return buffer;
-}
-
-std::string fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
-}
-
-std::string monitor_line(int iteration, double residual, double relative) {
-  char buffer[128];
-  std::snprintf(buffer, sizeof buffer, "iter %5d  residual %.3e  relative %.3e", iteration,
-                residual, relative);
-  return buffer;
-}
-
-/// ||b - A x||, with its own SpMV (not the solver's operator), so the check is independent.
-double true_residual_norm(const ConfigMatrix& A, ConstConfigVector b, ConstConfigVector x) {
-  ConfigVector r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::run::residual"),
-                 A.num_rows());
-  Kokkos::deep_copy(r, b);
-  kernels::spmv(ConfigScalar(-1), A, x, ConfigScalar(1), r);  // r = b - A x
-  return kernels::nrm2(r);
-}
 
 /// Fails when `path` cannot be written, without destroying an existing file: opens it for
 /// appending (which creates a missing file and never truncates) and removes it again when the
@@ -118,83 +106,21 @@ void check_writable(const std::string& path, const std::string& what) {
 
 void check_output_paths(const RunConfig& config) {
   if (!config.output.report.empty()) check_writable(config.output.report, "output.report");
+  if (!config.output.solution.empty()) check_writable(config.output.solution, "output.solution");
 }
 
 RunResult run(const RunConfig& config, std::ostream& out) {
-  RunResult result;
   check_output_paths(config);
   if (config.output.print_config) {
     out << "# effective configuration\n" << effective_config(config) << "\n";
   }
-
-  auto start = Clock::now();
-  {
-    ProfilingRegion region("kelp::run::problem");
-    result.problem = build_problem(config.problem);
-    result.problem_seconds = seconds_since(start);
-  }
-  const ConfigMatrix& A = result.problem.A;
-  out << "problem: " << result.problem.matrix_description << "\n"
-      << "  rows " << A.num_rows() << ", nnz " << A.nnz() << ", rhs "
-      << result.problem.rhs_description << "  (built in " << fixed(result.problem_seconds, 3)
-      << " s)\n";
-
-  start = Clock::now();
-  std::shared_ptr<LinearSolver> solver;
-  {
-    ProfilingRegion region("kelp::run::setup");  // solver and preconditioner, incl. their setup
-    auto op = std::make_shared<const MatrixOperator<ConfigMatrix>>(A);
-    solver = solver_registry().build(config.solver, op, NamedMatrix{A, result.problem.matrix_name});
-    result.setup_seconds = seconds_since(start);
-  }
-  result.solver_summary = solver->summary();
-  out << "solver: " << result.solver_summary << "\n";
-
-  const int every = config.output.monitor_every;
-  const double rhs_norm = kernels::nrm2(result.problem.b);
-  if (every > 0) {
-    solver->set_monitor([&out, every](int iteration, double residual, double relative) {
-      if (iteration % every == 0) out << monitor_line(iteration, residual, relative) << "\n";
-    });
-    // x0 = 0, so the initial residual is b.
-    out << monitor_line(0, rhs_norm, rhs_norm > 0 ? 1.0 : 0.0) << "\n";
-  }
-
-  result.x = ConfigVector("kelp::run::x", A.num_rows());  // zero initial guess
-  start = Clock::now();
-  {
-    ProfilingRegion region("kelp::run::solve");
-    result.solve = solver->solve(result.problem.b, result.x);
-    result.solve_seconds = seconds_since(start);
-  }
-
-  {
-    ProfilingRegion region("kelp::run::true_residual");
-    result.true_residual_norm = true_residual_norm(A, result.problem.b, result.x);
-  }
-  result.true_relative_residual =
-      rhs_norm > 0 ? result.true_residual_norm / rhs_norm : result.true_residual_norm;
-  const bool converged = result.solve.converged();
-  result.exit_code = converged || !config.output.fail_on_no_convergence ? ExitCode::success
-                                                                        : ExitCode::not_converged;
-
-  const auto label = [&out](const char* name) -> std::ostream& {
-    return out << "  " << std::left << std::setw(24) << name << std::right;
-  };
-  out << "summary:\n";
-  label("iterations") << result.solve.iterations << "\n";
-  label("stop reason") << to_string(result.solve.reason) << (converged ? "" : "  (NOT converged)")
-                       << "\n";
-  label("true relative residual") << sci(result.true_relative_residual)
-                                  << "  (||b - A x|| / ||b||, recomputed)\n";
-  label("setup time") << fixed(result.setup_seconds, 3) << " s\n";
-  label("solve time") << fixed(result.solve_seconds, 3) << " s";
-  if (result.solve.iterations > 0) {
-    out << "  (" << fixed(1e3 * result.solve_seconds / result.solve.iterations, 3)
-        << " ms/iteration)";
-  }
-  out << "\n";
-
+  const auto& table = task_table();
+  const auto entry = std::find_if(table.begin(), table.end(),
+                                  [&](const TaskEntry& e) { return e.kind == config.task.type; });
+  KELP_REQUIRE(entry != table.end(), NotSupported,
+               "kelp::solvers::run: task '" << task_kinds().name(config.task.type)
+                                            << "' has no entry in the task table");
+  RunResult result = entry->run(config, out);
   if (!config.output.report.empty()) {
     write_report(config.output.report, config, result);
     out << "report: " << config.output.report << "\n";
@@ -254,10 +180,13 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
   const SolveResult& s = result.solve;
   Json report;
   report["config"] = json_config(write_run_config(config));
-  report["problem"] = {{"matrix", result.problem.matrix_description},
-                       {"rhs", result.problem.rhs_description},
-                       {"num_rows", static_cast<long long>(result.problem.A.num_rows())},
-                       {"nnz", static_cast<long long>(result.problem.A.nnz())}};
+  report["task"] = task_kinds().name(config.task.type);
+  report["scalar"] = to_string(result.problem.scalar);
+  report["problem"] = {{"matrix", result.problem.matrix},
+                       {"rhs", result.problem.rhs},
+                       {"initial_guess", result.problem.initial_guess},
+                       {"num_rows", result.problem.num_rows},
+                       {"nnz", result.problem.nnz}};
   report["solver"] = result.solver_summary;
   report["iterations"] = s.iterations;
   report["stop_reason"] = to_string(s.reason);
@@ -268,8 +197,18 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
   report["true_residual_norm"] = number_or_null(result.true_residual_norm);
   report["true_relative_residual"] = number_or_null(result.true_relative_residual);
   report["problem_seconds"] = number_or_null(result.problem_seconds);
-  report["setup_seconds"] = number_or_null(result.setup_seconds);
+  report["setup_symbolic_seconds"] = number_or_null(result.setup_symbolic_seconds);
+  report["setup_numeric_seconds"] = number_or_null(result.setup_numeric_seconds);
   report["solve_seconds"] = number_or_null(result.solve_seconds);
+  Json repetitions = Json::array();
+  for (const Repetition& r : result.repetitions) {
+    repetitions.push_back({{"setup_numeric_seconds", number_or_null(r.setup_numeric_seconds)},
+                           {"solve_seconds", number_or_null(r.solve_seconds)},
+                           {"iterations", r.solve.iterations},
+                           {"stop_reason", to_string(r.solve.reason)}});
+  }
+  report["repetitions"] = std::move(repetitions);
+  if (!config.output.solution.empty()) report["solution"] = config.output.solution;
   report["exit_code"] = static_cast<int>(result.exit_code);
   Json history = Json::array();
   for (double value : s.residual_history) history.push_back(number_or_null(value));

@@ -1,10 +1,11 @@
 #pragma once
-/// The run driver behind `kelp run`: configuration -> problem -> solver -> solve -> summary.
+/// The run driver behind `kelp run`: configuration -> task -> problem -> solver -> report.
 ///
-/// A configuration file has three sections:
+/// A configuration file has four sections:
 ///
-///   problem: {...}   see apps/driver/problem/problem.hpp
-///   solver:          see apps/driver/registry/solver_registry.hpp
+///   task: {type: solve, repeat: 1}   TaskParams; `task: solve` for short; default solve
+///   problem: {...}   see apps/driver/problem/problem.hpp (scalar, matrix, rhs, initial guess)
+///   solver:          see apps/driver/registry/components/cg.hpp
 ///     type: cg
 ///     max_iterations: 1000
 ///     relative_tolerance: 1.0e-8
@@ -12,17 +13,37 @@
 ///     preconditioner: {type: jacobi, damping: 1.0}
 ///   output:          OutputParams
 ///     monitor_every: 10
+///     solution: x.mtx
 ///
+/// run() dispatches on task.type through task_table(); each task dispatches on problem.scalar
+/// (dispatch_scalar), so the whole run works for float, double and complex<double>.
 /// Tests call load_run_config and run directly; the app only adds argument parsing
 /// (apps/driver/run/command_line.hpp).
 
 #include <iosfwd>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "kelp/apps/driver/problem/problem.hpp"
 
 namespace kelp::solvers {
+
+/// What `kelp run` does with the problem. eigen and dos come next (issue 6).
+enum class TaskKind { solve };
+/// Names of TaskKind in configurations: solve.
+const config::Choices<TaskKind>& task_kinds();
+
+/// The `task` section.
+struct TaskParams {
+  /// Default solve.
+  TaskKind type = TaskKind::solve;
+  /// Times the value setup and the solve run (the time-stepping pattern: setup_symbolic once,
+  /// then repeat x {setup_numeric, solve from the initial guess}), so that the cost of a
+  /// values-only re-setup is measured. Default 1.
+  int repeat = 1;
+};
+void task_fields(config::FieldVisitor& v, TaskParams& params);
 
 /// The `output` section.
 struct OutputParams {
@@ -37,11 +58,18 @@ struct OutputParams {
   /// Path of the JSON report, relative to the working directory; empty (default) writes none.
   /// run() checks that it can be written before it starts (check_output_paths).
   std::string report;
+  /// Path of the solution x, written as a Matrix Market array file (real or complex by the
+  /// scalar, every digit needed to read back the same values), relative to the working
+  /// directory; empty (default) writes none. Checked before the run like `report`; written to a
+  /// temporary file in the same folder and renamed, so an existing file is replaced only by a
+  /// complete new one.
+  std::string solution;
 };
 void output_fields(config::FieldVisitor& v, OutputParams& params);
 
 /// A parsed configuration.
 struct RunConfig {
+  TaskParams task;
   ProblemConfig problem;
   /// The solver spec (solver_registry()).
   ComponentSpec solver;
@@ -66,43 +94,86 @@ enum class ExitCode : int {
   not_converged = 3,   ///< the solver stopped without converging and fail_on_no_convergence
 };
 
-/// What a run produced.
-struct RunResult {
-  Problem problem;
-  /// The computed solution (zero initial guess).
-  ConfigVector x;
-  /// The solver's own report.
-  SolveResult solve;
-  std::string solver_summary;
-  /// ||b - A x|| and ||b - A x|| / ||b|| (||b - A x|| when b = 0), recomputed by the driver
-  /// with a fresh SpMV, independently of the solver.
-  double true_residual_norm = 0;
-  double true_relative_residual = 0;
-  /// Wall times: building A and b; building the solver and preconditioner (incl. setup); solve.
-  double problem_seconds = 0;
-  double setup_seconds = 0;
-  double solve_seconds = 0;
-  ExitCode exit_code = ExitCode::success;
+/// The problem and the computed solution, in the configuration's scalar.
+template <class Scalar>
+struct Solution {
+  Problem<Scalar> problem;
+  /// The solution of the last repetition.
+  ConfigVector<Scalar> x;
 };
 
-/// Checks, before any work, that every output file of the configuration (output.report) can be
-/// written: opens it for appending, so an existing file is kept as it is, and removes a file the
-/// check created.
+/// One value setup and solve (task.repeat of them).
+struct Repetition {
+  double setup_numeric_seconds = 0;
+  double solve_seconds = 0;
+  SolveResult solve;
+};
+
+/// What a run produced.
+struct RunResult {
+  ProblemDescription problem;
+  /// Holds the Solution of the configuration's scalar.
+  std::variant<Solution<float>, Solution<double>, Solution<Kokkos::complex<double>>> solution;
+  /// The solver's own report of the last repetition.
+  SolveResult solve;
+  /// Every repetition, in order (task.repeat of them).
+  std::vector<Repetition> repetitions;
+  std::string solver_summary;
+  /// ||b - A x|| and ||b - A x|| / ||b|| (||b - A x|| when b = 0) of the last repetition,
+  /// recomputed by the driver with a fresh SpMV in the scalar's precision, independently of
+  /// the solver.
+  double true_residual_norm = 0;
+  double true_relative_residual = 0;
+  /// Wall times: building A, b and x0; the pattern setup (once); the value setups and the solves
+  /// (summed over the repetitions).
+  double problem_seconds = 0;
+  double setup_symbolic_seconds = 0;
+  double setup_numeric_seconds = 0;
+  double solve_seconds = 0;
+  /// not_converged when any repetition did not converge (and fail_on_no_convergence).
+  ExitCode exit_code = ExitCode::success;
+
+  /// The Solution in Scalar. @throws InvalidArgument when the run used another scalar
+  template <class Scalar>
+  const Solution<Scalar>& solution_as() const {
+    const auto* s = std::get_if<Solution<Scalar>>(&solution);
+    KELP_REQUIRE(s != nullptr, InvalidArgument,
+                 "kelp::solvers::RunResult::solution_as: the run's scalar is "
+                     << to_string(problem.scalar) << ", not "
+                     << to_string(scalar_kind_of<Scalar>()));
+    return *s;
+  }
+};
+
+/// One entry of the task table: a task and the function that runs it.
+struct TaskEntry {
+  TaskKind kind;
+  const char* description;
+  RunResult (*run)(const RunConfig& config, std::ostream& out);
+};
+/// The tasks run() dispatches on, one entry per TaskKind.
+const std::vector<TaskEntry>& task_table();
+
+/// Checks, before any work, that every output file of the configuration (output.report,
+/// output.solution) can be written: opens it for appending, so an existing file is kept as it
+/// is, and removes a file the check created.
 /// @throws FileError naming the key and the path when one cannot be written
 void check_output_paths(const RunConfig& config);
 
-/// Builds and solves the configured problem, printing to `out`: the problem (n, nnz), the
-/// solver, monitor lines ("iter    25  residual 3.1e+01  relative 3.1e-02") and a summary.
-/// Checks the output paths first (check_output_paths); writes the JSON report when
-/// output.report is set. The phases are Kokkos profiling regions: kelp::run::problem,
-/// kelp::run::setup (solver and preconditioner), kelp::run::solve, kelp::run::true_residual.
+/// Runs the configured task, printing to `out`. For solve: the problem (n, nnz), the solver,
+/// monitor lines ("iter    25  residual 3.1e+01  relative 3.1e-02") and a summary. Checks the
+/// output paths first (check_output_paths); writes the solution and the JSON report when
+/// output.solution and output.report are set. The phases are Kokkos profiling regions:
+/// kelp::run::problem, kelp::run::setup_symbolic, then per repetition kelp::run::setup_numeric
+/// and kelp::run::solve, then kelp::run::true_residual.
 /// @throws kelp::Error for bad input (unreadable files, dimension mismatches, failed setup,
 ///         an output file that cannot be written)
 RunResult run(const RunConfig& config, std::ostream& out);
 
-/// Writes the JSON report of a run: effective configuration, problem size, iterations, stop
-/// reason, residuals (solver's and true), residual history and timings. Numbers that are not
-/// finite (a NaN residual after a breakdown, say) are written as null, since JSON has no NaN.
+/// Writes the JSON report of a run: effective configuration, scalar, problem size, iterations,
+/// stop reason, residuals (solver's and true), residual history, timings of each phase and of
+/// each repetition. Numbers that are not finite (a NaN residual after a breakdown, say) are
+/// written as null, since JSON has no NaN.
 /// @throws FileError when the file cannot be written
 void write_report(const std::string& path, const RunConfig& config, const RunResult& result);
 

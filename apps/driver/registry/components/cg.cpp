@@ -1,0 +1,75 @@
+#include "kelp/apps/driver/registry/components/cg.hpp"
+
+namespace kelp::solvers::components {
+
+using config::Bounds;
+
+void cg_fields(config::FieldVisitor& v, CgParams& params) {
+  v.field("max_iterations", params.max_iterations, Bounds::at_least(0));
+  v.field("relative_tolerance", params.relative_tolerance, Bounds::at_least(0));
+  v.field("absolute_tolerance", params.absolute_tolerance, Bounds::at_least(0));
+}
+
+void cg_config_fields(config::FieldVisitor& v, CgConfig& config) {
+  cg_fields(v, config.params);
+  v.component("preconditioner", config.preconditioner);
+}
+
+namespace {
+
+/// CG with a preconditioner that is built unset: setup_symbolic sets up M's pattern and then
+/// makes the Cg (whose constructor checks M's size, known only after setup_symbolic);
+/// setup_numeric is M's value setup, repeatable.
+template <class Scalar>
+class CgSolver final : public LinearSolver<Scalar> {
+ public:
+  CgSolver(OperatorArgument<Scalar> A, PreconditionerPointer<Scalar> M, CgParams params)
+      : A_(std::move(A)), M_(std::move(M)), params_(params) {}
+
+  void setup_symbolic(const ConfigMatrix<Scalar>& A) override {
+    M_->setup_symbolic(A);
+    cg_ = std::make_unique<Cg<Scalar, ConfigDevice>>(A_, M_, params_);
+    if (monitor_) cg_->set_monitor(monitor_);
+  }
+  void setup_numeric(const ConfigMatrix<Scalar>& A) override {
+    KELP_REQUIRE(cg_ != nullptr, InvalidState,
+                 "kelp::solvers::CgSolver::setup_numeric: called before setup_symbolic");
+    M_->setup_numeric(A);
+  }
+  SolveResult solve(ConstConfigVector<Scalar> b, ConfigVector<Scalar> x) const override {
+    KELP_REQUIRE(cg_ != nullptr && M_->is_set_up(), InvalidState,
+                 "kelp::solvers::CgSolver::solve: called before "
+                     << (cg_ == nullptr ? "setup_symbolic" : "setup_numeric"));
+    return cg_->solve(b, x);
+  }
+  void set_monitor(IterationMonitor monitor) override {
+    monitor_ = std::move(monitor);
+    if (cg_) cg_->set_monitor(monitor_);
+  }
+  std::string summary() const override {
+    if (cg_) return cg_->summary();
+    return "cg (not set up) preconditioned by " + M_->summary();
+  }
+
+ private:
+  OperatorArgument<Scalar> A_;
+  PreconditionerPointer<Scalar> M_;
+  CgParams params_;
+  IterationMonitor monitor_;
+  std::unique_ptr<Cg<Scalar, ConfigDevice>> cg_;
+};
+
+}  // namespace
+
+void register_cg(SolverRegistry& registry) {
+  registry.add<CgConfig>(
+      "cg", "preconditioned conjugate gradients (A and M Hermitian positive definite)",
+      cg_config_fields, [](const CgConfig& config, auto A, const auto& matrix) {
+        using Scalar = typename std::decay_t<decltype(matrix)>::scalar_type;
+        auto M = preconditioner_registry().build<Scalar>(config.preconditioner, matrix);
+        return LinearSolverPointer<Scalar>(
+            std::make_shared<CgSolver<Scalar>>(std::move(A), std::move(M), config.params));
+      });
+}
+
+}  // namespace kelp::solvers::components
