@@ -64,7 +64,8 @@ bool rows_are_sorted(const Matrix& A) {
 /// Holds A's row_map, entries and values views (shallow: it writes into A's values, and into the
 /// caller's array for a matrix from wrap_crs); copy it into kernels by value. Entries whose
 /// column is not in the row's pattern are skipped and counted, never inserted: the pattern is
-/// fixed. One missed (row, column) is recorded so that errors can name it (first_miss()).
+/// fixed. Misses are counted by all copies together (misses()), with one missed (row, column)
+/// kept so that errors can name it.
 /// Cost per call: O(n log(row length)) with sorted rows, O(n * row length) otherwise.
 template <class Matrix>
 class CrsAssembler {
@@ -125,15 +126,16 @@ class CrsAssembler {
   /// Whether lookups use binary search (rows known to be sorted).
   bool sorted() const { return sorted_; }
 
-  /// (row, column) of one entry that was outside the pattern since construction or the last
-  /// clear_misses(), and whether there was one. Host call; fences A's execution space.
-  bool first_miss(long long& row, long long& col) const {
+  /// How many entries fell outside the pattern since construction (or clear_misses()), in all
+  /// calls on all copies of this assembler; row and col receive one of them (-1 when none).
+  /// Host call; waits for the kernels that use the assembler.
+  long long misses(long long& row, long long& col) const {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), miss_);
-    row = h(1);
-    col = h(2);
-    return h(0) != 0;
+    row = h(0) == 0 ? -1 : h(1);
+    col = h(0) == 0 ? -1 : h(2);
+    return h(0);
   }
-  /// Forgets the recorded miss (host call).
+  /// Forgets the recorded misses (host call).
   void clear_misses() const { Kokkos::deep_copy(miss_, 0LL); }
 
  private:
@@ -193,9 +195,12 @@ void zero_values(const Matrix& A) {
 /// @param[in] label      names the loop in profiles and in the error message
 /// @param[in] num_items  number of elements (or rows, or any unit of work)
 /// @param[in] f          device-callable: (long long i, const CrsAssembler<Matrix>&) -> integer
-/// @param[in] order      column order of A's rows (see ColumnOrder)
+/// @param[in] order      column order of A's rows (see ColumnOrder); detect costs one pass over
+///                       A's entries per call, pass sorted (or unsorted) when it is known
 /// @throws InvalidArgument after the loop, naming the count and one missed (row, column), when
-///         any entry fell outside the pattern; the entries that were inside are assembled
+///         any entry fell outside the pattern (by f's returns, or by the assembler's own count,
+///         so a functor that forgets to return its misses is caught too); the entries that
+///         were inside are assembled
 template <class Matrix, class Functor>
 void parallel_assemble(const std::string& label, const Matrix& A, long long num_items,
                        const Functor& f, ColumnOrder order = ColumnOrder::detect) {
@@ -211,9 +216,10 @@ void parallel_assemble(const std::string& label, const Matrix& A, long long num_
         count += static_cast<long long>(f(i, assembler));
       },
       misses);
-  if (misses == 0) return;
   long long row = -1, col = -1;
-  assembler.first_miss(row, col);
+  const long long recorded = assembler.misses(row, col);
+  if (misses == 0 && recorded == 0) return;
+  if (recorded > misses) misses = recorded;
   KELP_THROW(InvalidArgument,
              "kelp::parallel_assemble(" << label << "): " << misses
                  << " entries fall outside the fixed pattern of the " << A.num_rows() << " x "

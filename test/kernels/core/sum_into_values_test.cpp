@@ -96,6 +96,17 @@ struct Laplace2dTriangles {
   }
 };
 
+/// An assembly functor that forgets to return its misses.
+template <class Matrix>
+struct Forgetful {
+  Laplace2dTriangles<Matrix> elements;
+  KOKKOS_INLINE_FUNCTION int operator()(const long long t,
+                                        const CrsAssembler<Matrix>& assembler) const {
+    elements(t, assembler);
+    return 0;
+  }
+};
+
 /// The values of A poisoned, then zeroed, as before a new assembly.
 template <class Matrix>
 void poison_then_zero(const Matrix& A) {
@@ -214,6 +225,18 @@ TEST(CrsAssembler, EntriesOutsideThePatternAreCountedAndReported) {
   EXPECT_EQ(test::to_host_crs(A).values, test::to_host_crs(expected).values);
 }
 
+TEST(CrsAssembler, MissesAreCaughtEvenWhenTheFunctorDoesNotReturnThem) {
+  using Matrix = CrsMatrix<double>;
+  const auto expected = generators::laplace2d<double>(4, 3);
+  const Matrix A(expected.num_rows(), expected.num_cols(), expected.row_map(), expected.entries(),
+                 Matrix::values_type("values", expected.nnz()));
+  const Laplace2dTriangles<Matrix> naive{4, 3, 1.0, false};
+
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { parallel_assemble("test::forgetful", A, 2LL * 5 * 4, Forgetful<Matrix>{naive}); },
+      "kelp::parallel_assemble(test::forgetful): 24 entries fall outside");  // 4 (nx-1)(ny-1)
+}
+
 TEST(CrsAssembler, MissMessageNamesOneMissingPosition) {
   using Matrix = CrsMatrix<double>;
   const auto A = test::crs_from_dense<double>({{1, 0}, {0, 1}});
@@ -258,11 +281,12 @@ TEST(CrsAssembler, HostCallsReturnHowManyColumnsWereFound) {
   EXPECT_EQ(found_none, 0);
   EXPECT_FALSE(assembler.sorted());
   EXPECT_EQ(values, (std::vector<double>{21, 32, -1, -2}));
-  EXPECT_TRUE(assembler.first_miss(row, col));
+  EXPECT_EQ(assembler.misses(row, col), 5);  // (0, 2), all three in row 1, and row 7
   EXPECT_EQ(row, 0);
   EXPECT_EQ(col, 2);
   assembler.clear_misses();
-  EXPECT_FALSE(assembler.first_miss(row, col));
+  EXPECT_EQ(assembler.misses(row, col), 0);
+  EXPECT_EQ(row, -1);
 }
 
 TEST(CrsAssembler, BinarySearchFindsEveryColumnOfALongSortedRow) {
