@@ -124,7 +124,7 @@ class SplitArguments {
   SplitArguments(const SplitArguments&) = delete;
   SplitArguments& operator=(const SplitArguments&) = delete;
 
-  /// For Kokkos::ScopeGuard, which removes the arguments it understood.
+  /// For kelp::ScopeGuard (Kokkos::initialize), which removes the arguments it understood.
   int& kokkos_argc() { return kokkos_argc_; }
   char** kokkos_argv() { return kokkos_argv_.data(); }
 

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/apps/driver/run/thread_binding.hpp"
 
@@ -248,7 +249,7 @@ int parse_config(const std::vector<std::string>& args, BenchConfig& config) {
 int main(int argc, char** argv) {
   kelp::solvers::bind_threads_or_restart(argv);  // bound threads, and no warning in the JSON
   kelp::bench::SplitArguments arguments(argc, argv);
-  Kokkos::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
+  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   BenchConfig config;
   if (const char* env = std::getenv("KELP_MATRICES_DIR")) {
     config.matrices_dir = env;

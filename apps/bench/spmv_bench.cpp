@@ -79,6 +79,7 @@
 
 #include "kelp/apps/bench/bench_common.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
@@ -1018,7 +1019,7 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
   kelp::solvers::bind_threads_or_restart(argv);  // bound threads, and no warning in the JSON
   kelp::bench::SplitArguments arguments(argc, argv);
-  Kokkos::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
+  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
   options.shared_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;
   if (const int status = parse_options(arguments.args(), options); status >= 0) return status;

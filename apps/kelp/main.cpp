@@ -8,6 +8,7 @@
 
 #include "kelp/apps/driver/run/command_line.hpp"
 #include "kelp/apps/driver/run/thread_binding.hpp"
+#include "kelp/kernels/core/scope_guard.hpp"
 
 int main(int argc, char* argv[]) {
   kelp::solvers::bind_threads_or_restart(argv);
@@ -24,7 +25,7 @@ int main(int argc, char* argv[]) {
   }
   int kokkos_argc = static_cast<int>(kokkos_argv.size());
   kokkos_argv.push_back(nullptr);
-  Kokkos::ScopeGuard kokkos(kokkos_argc, kokkos_argv.data());  // removes what it understood
+  kelp::ScopeGuard kokkos(kokkos_argc, kokkos_argv.data());  // Kokkos removes what it understood
   // What Kokkos left is not one of its options: the command line reports it as unknown.
   for (int i = 1; i < kokkos_argc; ++i) args.emplace_back(kokkos_argv[i]);
   return kelp::solvers::run_command_line(args, std::cout, std::cerr);

@@ -7,7 +7,7 @@
 #include <kelp/kelp.hpp>
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  kelp::ScopeGuard kokkos(argc, argv);  // Kokkos is not running yet: Kelp starts and stops it
   using Matrix = kelp::CrsMatrix<double>;
 
   // 1D Poisson -u'' = 1 on 200 points, assembled as a PDE code would: one triplet at a time.
