@@ -1,6 +1,8 @@
 #pragma once
 /// Vector norms: nrm2 = sqrt(sum |x_i|^2) and nrminf = max |x_i|, for vectors and, column-wise,
 /// multi-vectors. A NaN anywhere makes the norm NaN (so solvers can detect it).
+/// Every function also takes an execution-space instance first (kernels/core/execution_space.hpp);
+/// a result returned on the host fences that instance only.
 
 #include <cmath>
 #include <limits>
@@ -8,6 +10,7 @@
 #include "kelp/kernels/blas1/blas1_checks.hpp"
 #include "kelp/kernels/core/column_access.hpp"
 #include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/execution_space.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/kernels/core/standard_views.hpp"
 
@@ -51,77 +54,111 @@ struct ColumnNorms {
   }
 };
 
-template <bool Inf, class XView, class RView>
-void column_norms(const char* where, const XView& x, const RView& result) {
+/// Column norms of x (rank 2) on exec into result (host or device, one entry per column).
+template <bool Inf, class Exec, class XView, class RView>
+void column_norms(const char* where, const Exec& exec, const XView& x, const RView& result) {
   static_assert(XView::rank == 2, "multi-vector norms need a rank-2 view");
-  using Exec = typename XView::execution_space;
+  using Mag = typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type;
   impl::require_result_per_column(where, x, result);
-  auto host = Kokkos::create_mirror_view(result);
-  Kokkos::deep_copy(host, 0);
-  if (x.extent(1) > 0) {
-    Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(0, x.extent(0)),
-                            ColumnNorms<XView, Inf>{x.extent(1), x}, host.data());
+  Kokkos::View<Mag*, Kokkos::HostSpace> host("kelp::kernels::column_norms::host", x.extent(1));
+  if (x.extent(1) > 0 && x.extent(0) > 0) {
+    Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
+                            ColumnNorms<XView, Inf>{x.extent(1), x}, host);
+    exec.fence();  // read on the host below
   }
   if (!Inf) {
     for (std::size_t j = 0; j < host.extent(0); ++j) host(j) = std::sqrt(host(j));
   }
-  Kokkos::deep_copy(result, host);
+  store_result(exec, host, result);
 }
 }  // namespace impl
 
 namespace impl {
-template <class XView>
-typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2_body(const XView& x) {
+template <class Exec, class XView>
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2_body(
+    const Exec& exec, const XView& x) {
   using Scalar = typename XView::non_const_value_type;
   using Mag = typename ScalarTraits<Scalar>::magnitude_type;
-  using Exec = typename XView::execution_space;
   Mag sum = 0;
+  // A scalar result: Kokkos fences exec (only) before returning.
   Kokkos::parallel_reduce(
-      "kelp::kernels::nrm2", Kokkos::RangePolicy<Exec>(0, x.extent(0)),
+      "kelp::kernels::nrm2", Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i, Mag& acc) { acc += ScalarTraits<Scalar>::abs2(x(i)); },
       sum);
   return std::sqrt(sum);
 }
 }  // namespace impl
 
-/// Euclidean norm sqrt(sum_i |x_i|^2) of a vector.
-template <class XView>
-typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2(const XView& x) {
+/// Euclidean norm sqrt(sum_i |x_i|^2) of a vector, computed on exec.
+template <class ExecSpace, class XView, kelp::impl::if_execution_space<ExecSpace> = 0>
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2(
+    const ExecSpace& exec, const XView& x) {
   static_assert(XView::rank == 1, "nrm2: x must be a rank-1 view (use the result-view overload)");
-  using F = kelp::impl::has_standard_form<XView, typename XView::device_type>;
-  if constexpr (F::value) {
-    using XS = typename F::const_type;
-    return impl::nrm2_body<XS>(XS(x));
+  static_assert(kelp::impl::can_access<ExecSpace, XView>(), "nrm2: exec must be able to access x");
+  using D = typename XView::device_type;
+  if constexpr (kelp::impl::use_standard_forms<ExecSpace, D, XView>()) {
+    using XS = typename kelp::impl::has_standard_form<XView, D>::const_type;
+    return impl::nrm2_body<ExecSpace, XS>(exec, XS(x));
   } else {
-    return impl::nrm2_body<XView>(x);
+    return impl::nrm2_body<ExecSpace, XView>(exec, x);
   }
 }
 
-/// Max-modulus norm max_i |x_i| of a vector (0 for an empty vector; NaN if any entry is NaN).
-template <class XView>
-typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrminf(const XView& x) {
+/// Euclidean norm sqrt(sum_i |x_i|^2) of a vector.
+template <class XView, kelp::impl::if_view<XView> = 0>
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2(const XView& x) {
+  return nrm2(typename XView::execution_space(), x);
+}
+
+/// Max-modulus norm max_i |x_i| of a vector on exec (0 for an empty vector; NaN if any entry is NaN).
+template <class ExecSpace, class XView, kelp::impl::if_execution_space<ExecSpace> = 0>
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrminf(
+    const ExecSpace& exec, const XView& x) {
   static_assert(XView::rank == 1, "nrminf: x must be a rank-1 view (use the result-view overload)");
+  static_assert(kelp::impl::can_access<ExecSpace, XView>(), "nrminf: exec must be able to access x");
   using Mag = typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type;
   Kokkos::View<Mag*, Kokkos::HostSpace> result("kelp::kernels::nrminf", 1);
-  impl::column_norms<true>("kelp::kernels::nrminf", kelp::impl::as_columns(x), result);
+  impl::column_norms<true>("kelp::kernels::nrminf", exec, kelp::impl::as_columns(x), result);
   return result(0);
 }
 
+/// Max-modulus norm max_i |x_i| of a vector (0 for an empty vector; NaN if any entry is NaN).
+template <class XView, kelp::impl::if_view<XView> = 0>
+typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrminf(const XView& x) {
+  return nrminf(typename XView::execution_space(), x);
+}
+
+/// Column-wise Euclidean norms of a multi-vector into result (one entry per column), on exec.
+template <class ExecSpace, class XView, class RView, kelp::impl::if_execution_space<ExecSpace> = 0>
+void nrm2(const ExecSpace& exec, const XView& x, const RView& result) {
+  static_assert(kelp::impl::can_access<ExecSpace, XView>(), "nrm2: exec must be able to access X");
+  impl::column_norms<false>("kelp::kernels::nrm2(multivector)", exec, x, result);
+}
+
 /// Column-wise Euclidean norms of a multi-vector into result (one entry per column).
-template <class XView, class RView>
+template <class XView, class RView, kelp::impl::if_view<XView> = 0>
 void nrm2(const XView& x, const RView& result) {
-  impl::column_norms<false>("kelp::kernels::nrm2(multivector)", x, result);
+  nrm2(typename XView::execution_space(), x, result);
+}
+
+/// Column-wise max-modulus norms of a multi-vector into result (one entry per column), on exec.
+template <class ExecSpace, class XView, class RView, kelp::impl::if_execution_space<ExecSpace> = 0>
+void nrminf(const ExecSpace& exec, const XView& x, const RView& result) {
+  static_assert(kelp::impl::can_access<ExecSpace, XView>(), "nrminf: exec must be able to access X");
+  impl::column_norms<true>("kelp::kernels::nrminf(multivector)", exec, x, result);
 }
 
 /// Column-wise max-modulus norms of a multi-vector into result (one entry per column).
-template <class XView, class RView>
+template <class XView, class RView, kelp::impl::if_view<XView> = 0>
 void nrminf(const XView& x, const RView& result) {
-  impl::column_norms<true>("kelp::kernels::nrminf(multivector)", x, result);
+  nrminf(typename XView::execution_space(), x, result);
 }
 
 // Compiled once for the standard types, in kernels/blas1/eti/ (see kernels/core/eti.hpp).
-#define KELP_NORMS_ETI(PREFIX, S) \
-  PREFIX template ScalarTraits<S>::magnitude_type impl::nrm2_body<ConstVectorView<S>>(const ConstVectorView<S>&);
+#define KELP_NORMS_ETI(PREFIX, S)                                                             \
+  PREFIX template ScalarTraits<S>::magnitude_type                                             \
+  impl::nrm2_body<DefaultExecutionSpace, ConstVectorView<S>>(const DefaultExecutionSpace&,    \
+                                                             const ConstVectorView<S>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_NORMS_ETI, extern)
 
 }  // namespace kelp::kernels

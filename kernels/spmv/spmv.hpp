@@ -9,15 +9,23 @@
 /// Algorithms for A and conj(A): row-parallel and merge-path (spmv_handle.hpp); transposed modes
 /// scatter with atomics. With a handle, the pattern analysis is done once per matrix.
 ///
+/// Every overload also takes an execution-space instance of the matrix's execution space first
+/// (as Kokkos Kernels does; kernels/core/execution_space.hpp): all of the product's kernels, the
+/// pattern analysis and the timed algorithm choice included, then run on that instance. The
+/// call does not fence it (except to analyse a new pattern), so on a GPU the product can overlap
+/// work in other streams.
+///
 /// Example:
 ///   kernels::SpmvHandle<Matrix> handle;                       // automatic algorithm choice
 ///   kernels::spmv(handle, SpmvMode::no_transpose, 1.0, A, x, 0.0, y);
+///   kernels::spmv(exec, handle, SpmvMode::no_transpose, 1.0, A, x, 0.0, y);   // on instance exec
 
 #include <type_traits>
 
 #include "kelp/kernels/core/column_access.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/execution_space.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/standard_views.hpp"
 #include "kelp/kernels/spmv/impl/spmv_merge_path.hpp"
@@ -65,11 +73,12 @@ void check_spmv_arguments(SpmvMode mode, const Matrix& A, const XView& x, const 
 }  // namespace impl
 
 namespace impl {
-/// The SpMV/SpMMV body for one (matrix, x, y) type triple; x and y already checked.
+/// The SpMV/SpMMV body for one (matrix, x, y) type triple, on exec; x and y already checked.
 /// Instantiated once per standard type in kernels/spmv/eti/ (see the extern templates below).
 template <class Matrix, class XView, class YView>
-void spmv_body(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
-               const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+void spmv_body(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>& handle,
+               SpmvMode mode, typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
+               typename Matrix::scalar_type beta, const YView& y) {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   const auto X = kelp::impl::as_columns(x);
@@ -78,39 +87,41 @@ void spmv_body(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scala
   using YC = decltype(Y);
 
   if (alpha == Scalar(0)) {  // BLAS semantics: op(A) and x are not read
-    Kokkos::parallel_for("kelp::kernels::spmv(scale)", Kokkos::RangePolicy<Exec>(0, y.extent(0)),
+    Kokkos::parallel_for("kelp::kernels::spmv(scale)", Kokkos::RangePolicy<Exec>(exec, 0, y.extent(0)),
                          ScaleRows<YC, Scalar>{Y, beta, Y.extent(1)});
     return;
   }
   switch (mode) {
     case SpmvMode::transpose:
-      spmv_transpose<false>(alpha, A, X, beta, Y);
+      spmv_transpose<false>(exec, alpha, A, X, beta, Y);
       return;
     case SpmvMode::conjugate_transpose:
-      spmv_transpose<true>(alpha, A, X, beta, Y);
+      spmv_transpose<true>(exec, alpha, A, X, beta, Y);
       return;
     case SpmvMode::no_transpose:
     case SpmvMode::conjugate:
       break;
   }
-  handle.analyze(A);
-  if (handle.needs_timing()) handle.set_timed_choice(time_algorithms(handle, A));
+  handle.analyze(exec, A);
+  if (handle.needs_timing()) handle.set_timed_choice(time_algorithms(exec, handle, A));
   const bool conj = mode == SpmvMode::conjugate && ScalarTraits<Scalar>::is_complex;
   if (handle.algorithm() == SpmvAlgorithm::merge_path) {
     if (conj) {
-      spmv_merge_path<true, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
+      spmv_merge_path<true, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
     } else {
-      spmv_merge_path<false, Matrix, XC, YC>(handle, alpha, A, X, beta, Y);
+      spmv_merge_path<false, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
     }
   } else if (conj) {
-    spmv_row_parallel<true, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
+    spmv_row_parallel<true, Matrix, XC, YC>(exec, handle.statistics(), alpha, A, X, beta, Y);
   } else {
-    spmv_row_parallel<false, Matrix, XC, YC>(handle.statistics(), alpha, A, X, beta, Y);
+    spmv_row_parallel<false, Matrix, XC, YC>(exec, handle.statistics(), alpha, A, X, beta, Y);
   }
 }
 }  // namespace impl
 
-/// y = beta*y + alpha*op(A)*x using (and, on first use, filling) an analysis handle.
+/// y = beta*y + alpha*op(A)*x on the execution-space instance exec, using (and, on first use,
+/// filling) an analysis handle.
+/// @param[in] exec        an instance of the matrix's execution space; every kernel runs on it
 /// @param[in,out] handle  pattern analysis and algorithm choice for A (see SpmvHandle)
 /// @param[in] mode        op: no_transpose, transpose, conjugate or conjugate_transpose
 /// @param[in] x           rank-1 (SpMV) or rank-2 (SpMMV) view; rows = columns of op(A)
@@ -118,9 +129,13 @@ void spmv_body(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scala
 /// @throws DimensionMismatch when shapes don't conform, InvalidArgument when x aliases y
 /// Views of the standard forms (contiguous vectors, LayoutLeft/LayoutRight multi-vectors, in
 /// A's device) run the body compiled once in the library; other views compile it here.
-template <class Matrix, class XView, class YView>
-void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
-          const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+template <class ExecSpace, class Matrix, class XView, class YView,
+          kelp::impl::if_execution_space<ExecSpace> = 0>
+void spmv(const ExecSpace& exec, SpmvHandle<Matrix>& handle, SpmvMode mode,
+          typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
+          typename Matrix::scalar_type beta, const YView& y) {
+  static_assert(std::is_same<ExecSpace, typename Matrix::execution_space>::value,
+                "spmv: exec must be an instance of the matrix's execution space");
   impl::check_spmv_arguments(mode, A, x, y);
   const ProfilingRegion region("kelp::kernels::spmv");
   using Device = typename Matrix::device_type;
@@ -128,10 +143,29 @@ void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_typ
                 kelp::impl::has_standard_form<YView, Device>::value) {
     using XS = typename kelp::impl::has_standard_form<XView, Device>::const_type;
     using YS = typename kelp::impl::has_standard_form<YView, Device>::type;
-    impl::spmv_body<Matrix, XS, YS>(handle, mode, alpha, A, XS(x), beta, YS(y));
+    impl::spmv_body<Matrix, XS, YS>(exec, handle, mode, alpha, A, XS(x), beta, YS(y));
   } else {
-    impl::spmv_body<Matrix, XView, YView>(handle, mode, alpha, A, x, beta, y);
+    impl::spmv_body<Matrix, XView, YView>(exec, handle, mode, alpha, A, x, beta, y);
   }
+}
+
+/// y = beta*y + alpha*op(A)*x using (and, on first use, filling) an analysis handle, on a
+/// default instance of the matrix's execution space. Parameters as above.
+template <class Matrix, class XView, class YView>
+void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_type alpha,
+          const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+  spmv(typename Matrix::execution_space(), handle, mode, alpha, A, x, beta, y);
+}
+
+/// y = beta*y + alpha*op(A)*x on exec with a one-off handle (automatic algorithm). On parallel
+/// execution spaces this re-analyses A on every call: keep a SpmvHandle when calling repeatedly.
+template <class ExecSpace, class Matrix, class XView, class YView,
+          kelp::impl::if_execution_space<ExecSpace> = 0>
+void spmv(const ExecSpace& exec, SpmvMode mode, typename Matrix::scalar_type alpha,
+          const Matrix& A, const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+  SpmvHandle<Matrix> handle;
+  handle.disable_timing();  // timing would cost more than the one product it serves
+  spmv(exec, handle, mode, alpha, A, x, beta, y);
 }
 
 /// y = beta*y + alpha*op(A)*x with a one-off handle (automatic algorithm). On parallel execution
@@ -139,9 +173,15 @@ void spmv(SpmvHandle<Matrix>& handle, SpmvMode mode, typename Matrix::scalar_typ
 template <class Matrix, class XView, class YView>
 void spmv(SpmvMode mode, typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
           typename Matrix::scalar_type beta, const YView& y) {
-  SpmvHandle<Matrix> handle;
-  handle.disable_timing();  // timing would cost more than the one product it serves
-  spmv(handle, mode, alpha, A, x, beta, y);
+  spmv(typename Matrix::execution_space(), mode, alpha, A, x, beta, y);
+}
+
+/// y = beta*y + alpha*A*x on exec.
+template <class ExecSpace, class Matrix, class XView, class YView,
+          kelp::impl::if_execution_space<ExecSpace> = 0>
+void spmv(const ExecSpace& exec, typename Matrix::scalar_type alpha, const Matrix& A,
+          const XView& x, typename Matrix::scalar_type beta, const YView& y) {
+  spmv(exec, SpmvMode::no_transpose, alpha, A, x, beta, y);
 }
 
 /// y = beta*y + alpha*A*x.
@@ -151,18 +191,21 @@ void spmv(typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
   spmv(SpmvMode::no_transpose, alpha, A, x, beta, y);
 }
 
-// The bodies for Kelp's standard types are compiled once, in kernels/spmv/eti/.
+// The bodies for Kelp's standard types are compiled once, in kernels/spmv/eti/, for instances of
+// the matrix's (the default) execution space.
 #define KELP_SPMV_ETI(PREFIX, SCALAR)                                                           \
   PREFIX template class SpmvHandle<CrsMatrix<SCALAR>>;                                          \
-  PREFIX template void impl::spmv_body(SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode, SCALAR,        \
-                                       const CrsMatrix<SCALAR>&, const ConstVectorView<SCALAR>&, \
-                                       SCALAR, const VectorView<SCALAR>&);                      \
   PREFIX template void impl::spmv_body(                                                         \
-      SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode, SCALAR, const CrsMatrix<SCALAR>&,               \
-      const ConstMultiVectorView<SCALAR, Kokkos::LayoutLeft>&, SCALAR,                          \
-      const MultiVectorView<SCALAR, Kokkos::LayoutLeft>&);                                      \
+      const CrsMatrix<SCALAR>::execution_space&, SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode,      \
+      SCALAR, const CrsMatrix<SCALAR>&, const ConstVectorView<SCALAR>&, SCALAR,                 \
+      const VectorView<SCALAR>&);                                                               \
   PREFIX template void impl::spmv_body(                                                         \
-      SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode, SCALAR, const CrsMatrix<SCALAR>&,               \
+      const CrsMatrix<SCALAR>::execution_space&, SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode,      \
+      SCALAR, const CrsMatrix<SCALAR>&, const ConstMultiVectorView<SCALAR, Kokkos::LayoutLeft>&, \
+      SCALAR, const MultiVectorView<SCALAR, Kokkos::LayoutLeft>&);                              \
+  PREFIX template void impl::spmv_body(                                                         \
+      const CrsMatrix<SCALAR>::execution_space&, SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode,      \
+      SCALAR, const CrsMatrix<SCALAR>&,                                                         \
       const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, SCALAR,                         \
       const MultiVectorView<SCALAR, Kokkos::LayoutRight>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_SPMV_ETI, extern)

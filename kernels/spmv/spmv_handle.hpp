@@ -45,10 +45,10 @@ struct RowStatistics {
   long long empty_rows = 0;
 };
 
-/// Row-length statistics of A's pattern (two passes over row_map).
+/// Row-length statistics of A's pattern (two passes over row_map, on exec; fences exec).
 /// Free function, not a member: CUDA extended lambdas cannot live in private member functions.
 template <class Matrix>
-RowStatistics row_statistics(const Matrix& A) {
+RowStatistics row_statistics(const typename Matrix::execution_space& exec, const Matrix& A) {
   using ordinal_type = typename Matrix::ordinal_type;
   using execution_space = typename Matrix::execution_space;
   RowStatistics stats;
@@ -57,14 +57,14 @@ RowStatistics row_statistics(const Matrix& A) {
   auto row_map = A.row_map();
   long long max_len = 0, empty = 0;
   Kokkos::parallel_reduce(
-      "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(0, n),
+      "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type i, long long& local_max) {
         const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
         if (len > local_max) local_max = len;
       },
       Kokkos::Max<long long>(max_len));
   Kokkos::parallel_reduce(
-      "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(0, n),
+      "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_type i, long long& count) {
         if (row_map(i + 1) == row_map(i)) ++count;
       },
@@ -73,6 +73,12 @@ RowStatistics row_statistics(const Matrix& A) {
   stats.empty_rows = empty;
   stats.mean_row_nnz = static_cast<double>(A.nnz()) / static_cast<double>(n);
   return stats;
+}
+
+/// Row-length statistics of A's pattern, on a default instance.
+template <class Matrix>
+RowStatistics row_statistics(const Matrix& A) {
+  return row_statistics(typename Matrix::execution_space(), A);
 }
 
 template <class Matrix>
@@ -97,7 +103,9 @@ class SpmvHandle {
   SpmvHandle& operator=(SpmvHandle&&) = default;
 
   /// Analyses A's pattern unless this handle already did (same row_map, same shape).
-  void analyze(const Matrix& A) {
+  void analyze(const Matrix& A) { analyze(execution_space(), A); }
+  /// As analyze(A), running the analysis kernels on exec.
+  void analyze(const execution_space& exec, const Matrix& A) {
     if (analyzed_ && A.row_map().data() == row_map_data_ && A.num_rows() == num_rows_ &&
         A.num_cols() == num_cols_ && A.nnz() == nnz_) {
       return;
@@ -106,7 +114,7 @@ class SpmvHandle {
     num_rows_ = A.num_rows();
     num_cols_ = A.num_cols();
     nnz_ = A.nnz();
-    stats_ = row_statistics(A);
+    stats_ = row_statistics(exec, A);
     chosen_ = requested_ == SpmvAlgorithm::automatic ? choose(stats_) : requested_;
     timed_ = false;
     items_per_chunk_ = items_per_chunk_request_ > 0 ? items_per_chunk_request_

@@ -105,6 +105,7 @@ struct MergePathLaunch {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   using Ordinal = typename Matrix::ordinal_type;
+  const Exec& exec;
   SpmvHandle<Matrix>& handle;
   const Matrix& A;
   const X& x;
@@ -123,9 +124,9 @@ struct MergePathLaunch {
     MergePathSpmv<Width, Conj, BetaZero, Matrix, X, Y, CarryValues, CarryRows> f{
         A.row_map(), A.entries(), A.values(), x,     y,           alpha,       beta,
         col0,        A.num_rows(), A.nnz(),    items, carry_values, carry_rows};
-    Kokkos::parallel_for("kelp::kernels::spmv(merge_path)", Kokkos::RangePolicy<Exec>(0, num_chunks), f);
+    Kokkos::parallel_for("kelp::kernels::spmv(merge_path)", Kokkos::RangePolicy<Exec>(exec, 0, num_chunks), f);
     Kokkos::parallel_for("kelp::kernels::spmv(merge_path fixup)",
-                         Kokkos::RangePolicy<Exec>(0, num_chunks),
+                         Kokkos::RangePolicy<Exec>(exec, 0, num_chunks),
                          MergePathFixup<Width, Y, CarryValues, CarryRows, Scalar, Ordinal>{
                              y, carry_values, carry_rows, alpha, col0, A.num_rows()});
   }
@@ -140,12 +141,12 @@ struct MergePathLaunch {
   }
 };
 
-/// y = beta*y + alpha*op(A)*x with merge-path load balancing; x, y n x k.
+/// y = beta*y + alpha*op(A)*x with merge-path load balancing on exec; x, y n x k.
 template <bool Conj, class Matrix, class X, class Y>
-void spmv_merge_path(SpmvHandle<Matrix>& handle, typename Matrix::scalar_type alpha,
+void spmv_merge_path(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>& handle, typename Matrix::scalar_type alpha,
                      const Matrix& A, const X& x, typename Matrix::scalar_type beta, const Y& y) {
   if (A.num_rows() == 0) return;
-  for_each_column_block(x.extent(1), MergePathLaunch<Conj, Matrix, X, Y>{handle, A, x, y, alpha, beta});
+  for_each_column_block(x.extent(1), MergePathLaunch<Conj, Matrix, X, Y>{exec, handle, A, x, y, alpha, beta});
 }
 
 }  // namespace kelp::kernels::impl

@@ -232,6 +232,7 @@ struct RowParallelLaunch {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   using Ordinal = typename Matrix::ordinal_type;
+  const Exec& exec;
   const Matrix& A;
   const X& x;
   const Y& y;
@@ -245,7 +246,7 @@ struct RowParallelLaunch {
     RowParallelSpmv<Width, Conj, BetaZero, Matrix, X, Y> f{
         A.row_map(), A.entries(), A.values(), x, y, alpha, beta, col0, n, shape.team_size};
     if constexpr (host) {
-      const Kokkos::RangePolicy<Exec> rows(0, n);
+      const Kokkos::RangePolicy<Exec> rows(exec, 0, n);
       if (host_prefetch_pays(A)) {
         Kokkos::parallel_for("kelp::kernels::spmv(row_parallel)", rows,
                              RowParallelSpmvHost<Width, Conj, BetaZero, true, Matrix, X, Y>{f});
@@ -256,7 +257,7 @@ struct RowParallelLaunch {
     } else {
       const Ordinal league = (n + shape.team_size - 1) / shape.team_size;
       Kokkos::parallel_for("kelp::kernels::spmv(row_parallel)",
-                           Kokkos::TeamPolicy<Exec>(league, shape.team_size, shape.vector_length), f);
+                           Kokkos::TeamPolicy<Exec>(exec, league, shape.team_size, shape.vector_length), f);
     }
   }
 
@@ -271,9 +272,10 @@ struct RowParallelLaunch {
 };
 
 template <bool Conj, bool BetaZero, class Matrix, class X, class Y>
-void launch_host_wide(typename Matrix::scalar_type alpha, const Matrix& A, const X& x,
+void launch_host_wide(const typename Matrix::execution_space& exec,
+                      typename Matrix::scalar_type alpha, const Matrix& A, const X& x,
                       typename Matrix::scalar_type beta, const Y& y) {
-  const Kokkos::RangePolicy<typename Matrix::execution_space> rows(0, A.num_rows());
+  const Kokkos::RangePolicy<typename Matrix::execution_space> rows(exec, 0, A.num_rows());
   if (host_prefetch_pays(A)) {
     Kokkos::parallel_for("kelp::kernels::spmv(row_parallel)", rows,
                          RowParallelSpmvHostWide<Conj, BetaZero, true, Matrix, X, Y>{
@@ -285,9 +287,9 @@ void launch_host_wide(typename Matrix::scalar_type alpha, const Matrix& A, const
   }
 }
 
-/// y = beta*y + alpha*op(A)*x, op = A (Conj = false) or conj(A) (Conj = true); x, y n x k.
+/// y = beta*y + alpha*op(A)*x, op = A (Conj = false) or conj(A) (Conj = true), on exec; x, y n x k.
 template <bool Conj, class Matrix, class X, class Y>
-void spmv_row_parallel(const RowStatistics& stats, typename Matrix::scalar_type alpha,
+void spmv_row_parallel(const typename Matrix::execution_space& exec, const RowStatistics& stats, typename Matrix::scalar_type alpha,
                        const Matrix& A, const X& x, typename Matrix::scalar_type beta, const Y& y) {
   using Exec = typename Matrix::execution_space;
   if (A.num_rows() == 0) return;
@@ -296,15 +298,15 @@ void spmv_row_parallel(const RowStatistics& stats, typename Matrix::scalar_type 
     const std::size_t k = x.extent(1);
     if (k != 1 && k != 2 && k != 4 && k != 8) {  // more than one column block
       if (beta == typename Matrix::scalar_type(0)) {
-        launch_host_wide<Conj, true>(alpha, A, x, beta, y);
+        launch_host_wide<Conj, true>(exec, alpha, A, x, beta, y);
       } else {
-        launch_host_wide<Conj, false>(alpha, A, x, beta, y);
+        launch_host_wide<Conj, false>(exec, alpha, A, x, beta, y);
       }
       return;
     }
   }
   for_each_column_block(x.extent(1), RowParallelLaunch<Conj, Matrix, X, Y>{
-                                         A, x, y, alpha, beta, row_team_shape(stats.mean_row_nnz)});
+                                         exec, A, x, y, alpha, beta, row_team_shape(stats.mean_row_nnz)});
 }
 
 }  // namespace kelp::kernels::impl

@@ -21,15 +21,18 @@ namespace kelp::kernels::impl {
 /// Faster of row_parallel and merge_path for y = A x on A (min over repeated timed runs, the
 /// two algorithms interleaved so that a passing disturbance hits both alike).
 template <class Matrix>
-SpmvAlgorithm time_algorithms(SpmvHandle<Matrix>& handle, const Matrix& A) {
+SpmvAlgorithm time_algorithms(const typename Matrix::execution_space& exec,
+                              SpmvHandle<Matrix>& handle, const Matrix& A) {
   using Scalar = typename Matrix::scalar_type;
   using Device = typename Matrix::device_type;
   constexpr int kTimedRuns = 5;
-  VectorView<Scalar, Device> x("kelp::kernels::spmv::timing::x", A.num_cols());
+  VectorView<Scalar, Device> x(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                  "kelp::kernels::spmv::timing::x"),
+                               A.num_cols());
   VectorView<Scalar, Device> y(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                                   "kelp::kernels::spmv::timing::y"),
                                A.num_rows());
-  Kokkos::deep_copy(x, Scalar(1));
+  Kokkos::deep_copy(exec, x, Scalar(1));
   const auto X = kelp::impl::as_columns(ConstVectorView<Scalar, Device>(x));
   const auto Y = kelp::impl::as_columns(y);
   using XC = decltype(X);
@@ -37,11 +40,11 @@ SpmvAlgorithm time_algorithms(SpmvHandle<Matrix>& handle, const Matrix& A) {
   const auto run = [&](SpmvAlgorithm algorithm) {
     Kokkos::Timer timer;
     if (algorithm == SpmvAlgorithm::merge_path) {
-      spmv_merge_path<false, Matrix, XC, YC>(handle, Scalar(1), A, X, Scalar(0), Y);
+      spmv_merge_path<false, Matrix, XC, YC>(exec, handle, Scalar(1), A, X, Scalar(0), Y);
     } else {
-      spmv_row_parallel<false, Matrix, XC, YC>(handle.statistics(), Scalar(1), A, X, Scalar(0), Y);
+      spmv_row_parallel<false, Matrix, XC, YC>(exec, handle.statistics(), Scalar(1), A, X, Scalar(0), Y);
     }
-    Kokkos::fence();
+    exec.fence();  // time the instance's work, not other streams'
     return timer.seconds();
   };
   run(SpmvAlgorithm::row_parallel);  // warm-up: first touch, caches, thread wake-up

@@ -58,6 +58,7 @@ template <bool Conj, class Matrix, class X, class Y>
 struct TransposeLaunch {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
+  const Exec& exec;
   const Matrix& A;
   const X& x;
   const Y& y;
@@ -65,14 +66,14 @@ struct TransposeLaunch {
 
   template <int Width, bool Atomic>
   void run(std::size_t col0) const {
-    Kokkos::parallel_for("kelp::kernels::spmv(transpose)", Kokkos::RangePolicy<Exec>(0, A.num_rows()),
+    Kokkos::parallel_for("kelp::kernels::spmv(transpose)", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows()),
                          TransposeScatter<Width, Conj, Atomic, Matrix, X, Y>{
                              A.row_map(), A.entries(), A.values(), x, y, alpha, col0});
   }
 
   template <int Width>
   void operator()(std::size_t col0) const {
-    if (Exec().concurrency() == 1) {
+    if (exec.concurrency() == 1) {
       run<Width, false>(col0);
     } else {
       run<Width, true>(col0);
@@ -80,19 +81,19 @@ struct TransposeLaunch {
   }
 };
 
-/// y = beta*y + alpha*op(A)*x with op(A) = A^T (Conj = false) or A^H (Conj = true).
+/// y = beta*y + alpha*op(A)*x with op(A) = A^T (Conj = false) or A^H (Conj = true), on exec.
 template <bool Conj, class Matrix, class X, class Y>
-void spmv_transpose(typename Matrix::scalar_type alpha, const Matrix& A, const X& x,
+void spmv_transpose(const typename Matrix::execution_space& exec, typename Matrix::scalar_type alpha, const Matrix& A, const X& x,
                     typename Matrix::scalar_type beta, const Y& y) {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   if (beta != Scalar(1)) {
     Kokkos::parallel_for("kelp::kernels::spmv(transpose scale)",
-                         Kokkos::RangePolicy<Exec>(0, y.extent(0)),
+                         Kokkos::RangePolicy<Exec>(exec, 0, y.extent(0)),
                          ScaleRows<Y, Scalar>{y, beta, y.extent(1)});
   }
   if (A.num_rows() == 0 || alpha == Scalar(0)) return;
-  for_each_column_block(x.extent(1), TransposeLaunch<Conj, Matrix, X, Y>{A, x, y, alpha});
+  for_each_column_block(x.extent(1), TransposeLaunch<Conj, Matrix, X, Y>{exec, A, x, y, alpha});
 }
 
 }  // namespace kelp::kernels::impl
