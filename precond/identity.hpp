@@ -6,6 +6,10 @@
 
 namespace kelp::precond {
 
+/// y = alpha * x + beta * y, for vectors and blocks (one kernel), in every mode.
+/// Example:
+///   auto M = std::make_shared<kelp::precond::Identity<kelp::CrsMatrix<double>>>();
+///   M->setup(A);  // records the size; nothing else to set up
 template <class Matrix>
 class Identity : public Preconditioner<Matrix> {
  public:
@@ -13,14 +17,20 @@ class Identity : public Preconditioner<Matrix> {
   using Base = Preconditioner<Matrix>;
 
   std::string summary() const override { return "identity"; }
+  /// I = I^T = I^H.
+  bool supports(OperatorMode) const override { return true; }
 
  protected:
   const char* name() const override { return "kelp::precond::Identity"; }
   void setup_symbolic_impl(const Matrix&) override {}
   void setup_numeric_impl(const Matrix&) override {}
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
-                  Scalar beta) const override {
+                  Scalar beta, OperatorMode) const override {
     kernels::axpby(alpha, x, beta, y);  // y = alpha x + beta y
+  }
+  void apply_block_impl(typename Base::const_multivector_type X, typename Base::multivector_type Y,
+                        Scalar alpha, Scalar beta, OperatorMode) const override {
+    kernels::axpby(alpha, X, beta, Y);  // one kernel over all k columns
   }
 };
 

@@ -11,6 +11,11 @@ namespace kelp {
 
 /// Operator view of a CRS matrix. Holds the matrix (shallow) and one SpmvHandle, so the pattern
 /// analysis happens once. Not safe to apply concurrently from several threads (shared handle).
+/// Vectors go to SpMV, blocks (n x k, LayoutLeft) to one SpMMV; all three modes are supported.
+///
+/// Example:
+///   auto A_op = std::make_shared<kelp::MatrixOperator<kelp::CrsMatrix<double>>>(A);
+///   A_op->apply(X, Y, 1.0, 0.0, kelp::OperatorMode::conjugate_transpose);  // Y = A^H X
 template <class Matrix>
 class MatrixOperator : public Operator<typename Matrix::scalar_type, typename Matrix::device_type> {
  public:
@@ -31,11 +36,30 @@ class MatrixOperator : public Operator<typename Matrix::scalar_type, typename Ma
     return out.str();
   }
   const Matrix& matrix() const { return A_; }
+  /// A, A^T and A^H (the transposed modes scatter with atomics: see kernels/spmv/spmv.hpp).
+  bool supports(OperatorMode) const override { return true; }
+  /// The SpMV mode that computes op(A) for an operator mode.
+  static kernels::SpmvMode spmv_mode(OperatorMode mode) {
+    switch (mode) {
+      case OperatorMode::transpose:
+        return kernels::SpmvMode::transpose;
+      case OperatorMode::conjugate_transpose:
+        return kernels::SpmvMode::conjugate_transpose;
+      case OperatorMode::no_transpose:
+        break;
+    }
+    return kernels::SpmvMode::no_transpose;
+  }
 
  protected:
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
-                  Scalar beta) const override {
-    kernels::spmv(*handle_, kernels::SpmvMode::no_transpose, alpha, A_, x, beta, y);
+                  Scalar beta, OperatorMode mode) const override {
+    kernels::spmv(*handle_, spmv_mode(mode), alpha, A_, x, beta, y);
+  }
+  /// One SpMMV: A is read once for all k columns.
+  void apply_block_impl(typename Base::const_multivector_type X, typename Base::multivector_type Y,
+                        Scalar alpha, Scalar beta, OperatorMode mode) const override {
+    kernels::spmv(*handle_, spmv_mode(mode), alpha, A_, X, beta, Y);
   }
 
  private:

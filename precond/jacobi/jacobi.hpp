@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "kelp/kernels/core/column_access.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/diagonal.hpp"
 #include "kelp/kernels/core/eti.hpp"
@@ -15,17 +16,26 @@
 namespace kelp::precond {
 
 namespace impl {
-/// y = alpha * inv .* x + beta * y; beta = 0 does not read y.
+/// y(i, j) = alpha * d(i) * x(i, j) + beta * y(i, j) for every column j, in one kernel, where
+/// d = conj(inv) when `conjugate` (A^H of a diagonal) and inv otherwise; beta = 0 does not read y.
+/// x and y are both vectors or both LayoutLeft multi-vectors.
 /// Free function: CUDA extended lambdas cannot live in protected member functions.
 template <class Inv, class X, class Y, class Scalar>
-void scale_by_inverse_diagonal(const Inv& inv, const X& x, const Y& y, Scalar alpha, Scalar beta) {
+void scale_by_inverse_diagonal(const Inv& inv, const X& x_in, const Y& y_in, Scalar alpha,
+                               Scalar beta, bool conjugate) {
+  const auto x = kelp::impl::as_columns(x_in);
+  const auto y = kelp::impl::as_columns(y_in);
+  const std::size_t num_cols = y.extent(1);
   const bool overwrite = beta == Scalar(0);
   Kokkos::parallel_for(
       "kelp::precond::Jacobi::apply",
-      Kokkos::RangePolicy<typename Y::execution_space>(0, x.extent(0)),
+      Kokkos::RangePolicy<typename Y::execution_space>(0, x_in.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i) {
-        const Scalar v = alpha * inv(i) * x(i);
-        y(i) = overwrite ? v : v + beta * y(i);  // beta = 0 must not read y
+        const Scalar d = alpha * (conjugate ? ScalarTraits<Scalar>::conj(inv(i)) : inv(i));
+        for (std::size_t j = 0; j < num_cols; ++j) {
+          const Scalar v = d * x(i, j);
+          y(i, j) = overwrite ? v : v + beta * y(i, j);  // beta = 0 must not read y
+        }
       });
 }
 
@@ -61,7 +71,13 @@ struct JacobiParams {
 /// Point Jacobi: y = alpha * omega * D^{-1} x + beta * y.
 /// Requires: square A with a nonzero, finite diagonal (checked in setup_numeric; the error names
 /// the first bad row, 1-based as in a Matrix Market file, and the matrix label if one was given).
-/// Memory: one vector. Apply traffic: 3 words per row (4 with beta != 0).
+/// Memory: one vector. Apply traffic: 3 words per row (4 with beta != 0); a block of k vectors
+/// is one kernel, (2k + 1) words per row. Supports every OperatorMode.
+///
+/// Example:
+///   auto M = std::make_shared<kelp::precond::Jacobi<kelp::CrsMatrix<double>>>();
+///   M->setup(A);
+///   M->apply(R, Z);  // Z = D^{-1} R for a block R (n x k)
 template <class Matrix>
 class Jacobi : public Preconditioner<Matrix> {
  public:
@@ -87,6 +103,8 @@ class Jacobi : public Preconditioner<Matrix> {
     return out.str();
   }
   const JacobiParams& params() const { return params_; }
+  /// D^{-1} is diagonal: transpose is the same operator, conjugate_transpose conjugates it.
+  bool supports(OperatorMode) const override { return true; }
 
  protected:
   const char* name() const override { return "kelp::precond::Jacobi"; }
@@ -117,8 +135,15 @@ class Jacobi : public Preconditioner<Matrix> {
   }
 
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
-                  Scalar beta) const override {
-    impl::scale_by_inverse_diagonal(inverse_diagonal_, x, y, alpha, beta);
+                  Scalar beta, OperatorMode mode) const override {
+    impl::scale_by_inverse_diagonal(inverse_diagonal_, x, y, alpha, beta,
+                                    mode == OperatorMode::conjugate_transpose);
+  }
+  /// One kernel over all k columns: the diagonal is read once per row.
+  void apply_block_impl(typename Base::const_multivector_type X, typename Base::multivector_type Y,
+                        Scalar alpha, Scalar beta, OperatorMode mode) const override {
+    impl::scale_by_inverse_diagonal(inverse_diagonal_, X, Y, alpha, beta,
+                                    mode == OperatorMode::conjugate_transpose);
   }
 
  private:

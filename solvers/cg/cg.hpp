@@ -112,7 +112,7 @@ class Cg : public Operator<Scalar, Device> {
   /// As an operator, CG applies an approximate A^{-1}: y = alpha * x_cg + beta * y, x_cg solving
   /// A x_cg = x from a zero initial guess.
   /// Its SolveResult is kept in last_result().
-  void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta) const override {
+  void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta, OperatorMode) const override {
     ensure_workspace(x.extent(0));
     solve(x, work_.solution, InitialGuess::zero);
     kernels::axpby(alpha, work_.solution, beta, y);

@@ -234,7 +234,8 @@ class NegativeIdentity : public Operator<double> {
   std::string summary() const override { return "-I"; }
 
  protected:
-  void apply_impl(const_vector_type x, vector_type y, double alpha, double beta) const override {
+  void apply_impl(const_vector_type x, vector_type y, double alpha, double beta,
+                  OperatorMode) const override {
     kernels::axpby(-alpha, x, beta, y);
   }
 
