@@ -19,4 +19,6 @@
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/precond/identity.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
+#include "kelp/precond/relaxation_smoother.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "kelp/solvers/null_space.hpp"

@@ -115,12 +115,15 @@ class NullSpace {
  private:
   /// c = Z^H x on the host.
   template <class Reduction>
-  Kokkos::View<Scalar*, Kokkos::HostSpace> coefficients(const_vector_type x,
+  auto coefficients(const_vector_type x,
                                                          const Reduction& reduce) const {
     check_length("coefficients", x.extent(0));
-    Kokkos::View<Scalar*, Kokkos::HostSpace> c("kelp::NullSpace::coefficients", dimension());
-    for (int j = 0; j < dimension(); ++j) c(j) = reduce.dot(column(j), x);
-    return c;
+    // One reduction (one allreduce when distributed) for all p coefficients: x seen as n x 1.
+    const const_basis_type x_block(x.data(), x.extent(0), 1);
+    Kokkos::View<Scalar**, Kokkos::LayoutLeft, Kokkos::HostSpace> c("kelp::NullSpace::coefficients",
+                                                                     dimension(), 1);
+    reduce.gram(basis_, x_block, c);
+    return Kokkos::subview(c, Kokkos::ALL, 0);
   }
 
   void check_length(const char* what, std::size_t n) const {

@@ -6,7 +6,8 @@
 /// as block methods need it (a block CG or LOBPCG step scales each column by its own step
 /// length). a and b are rank-1 host views of length k, copied to the device inside (no copy on
 /// host spaces). b(j) = 0 overwrites column j without reading it, so NaN in Y(:, j) does not
-/// propagate (as beta = 0 in BLAS). Traffic: 3 words per entry (2 in columns with b(j) = 0).
+/// propagate (as beta = 0 in BLAS); likewise a(j) = 0 does not read X(:, j), so a block solver
+/// can freeze a stopped column whatever its work vectors hold. Traffic: 3 words per entry.
 ///
 /// Example:
 ///   Kokkos::View<double*, Kokkos::HostSpace> a("a", k), b("b", k);
@@ -33,11 +34,9 @@ void axpby_columns_body(const Exec& exec, const Coefficients& a, const XView& x,
       "kelp::kernels::axpby_columns", Kokkos::RangePolicy<Exec>(exec, 0, y.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i) {
         for (std::size_t j = 0; j < num_cols; ++j) {
-          if (b(j) == Scalar(0)) {
-            y(i, j) = a(j) * x(i, j);  // y is not read: NaN in y must not propagate
-          } else {
-            y(i, j) = a(j) * x(i, j) + b(j) * y(i, j);
-          }
+          // A zero coefficient does not read its operand: NaN there must not propagate.
+          const Scalar ax = a(j) == Scalar(0) ? Scalar(0) : a(j) * x(i, j);
+          y(i, j) = b(j) == Scalar(0) ? ax : ax + b(j) * y(i, j);
         }
       });
 }

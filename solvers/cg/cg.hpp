@@ -11,20 +11,14 @@
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/cg/cg_block.hpp"
+#include "kelp/solvers/cg/cg_params.hpp"
 #include "kelp/solvers/null_space.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
 
 namespace kelp::solvers {
 
-struct CgParams {
-  /// Iteration limit; 1000 suits well-preconditioned problems up to ~10^7 unknowns.
-  int max_iterations = 1000;
-  /// Stop when ||b - A x|| <= relative_tolerance * ||b||. Default 1e-8.
-  double relative_tolerance = 1e-8;
-  /// Or when ||b - A x|| <= absolute_tolerance. Default 0: relative test only.
-  double absolute_tolerance = 0.0;
-};
 
 /// Preconditioned CG (Hestenes & Stiefel 1952; Saad, "Iterative Methods", Alg. 9.1).
 ///
@@ -43,6 +37,8 @@ class Cg : public Operator<Scalar, Device> {
   using Base = Operator<Scalar, Device>;
   using vector_type = VectorView<Scalar, Device>;
   using const_vector_type = ConstVectorView<Scalar, Device>;
+  using multivector_type = MultiVectorView<Scalar, Kokkos::LayoutLeft, Device>;
+  using const_multivector_type = ConstMultiVectorView<Scalar, Kokkos::LayoutLeft, Device>;
   using Traits = ScalarTraits<Scalar>;
 
   /// @param[in] A  the HPD operator; @param[in] M  the preconditioner (approximates A^{-1})
@@ -99,6 +95,28 @@ class Cg : public Operator<Scalar, Device> {
     return last_result_;
   }
 
+  /// Solves A X = B for the k columns of B at once (see cg_block.hpp): one block operator and
+  /// preconditioner apply and two block reductions per iteration for all columns, with
+  /// convergence, stop reason and residual history tracked per column.
+  /// @param[in] guess  as for the single-vector solve
+  BlockSolveResult solve(const_multivector_type B, multivector_type X,
+                         InitialGuess guess = InitialGuess::provided) const {
+    const ProfilingRegion region("kelp::solvers::Cg::solve(block)");
+    const Ordinal n = A_->num_rows();
+    KELP_REQUIRE(static_cast<Ordinal>(B.extent(0)) == n && static_cast<Ordinal>(X.extent(0)) == n &&
+                     B.extent(1) == X.extent(1),
+                 DimensionMismatch,
+                 "kelp::solvers::Cg::solve: dimension mismatch: operator is "
+                     << n << " x " << n << ", B is " << B.extent(0) << " x " << B.extent(1)
+                     << ", X is " << X.extent(0) << " x " << X.extent(1));
+    impl::BlockCg<Scalar, Device, Reduction> block(*A_, *M_, params_, reduce_, null_space_.get(),
+                                                   monitor_, block_work_);
+    last_block_result_ = block.solve(B, X, guess);
+    return last_block_result_;
+  }
+  /// The result of the last block solve.
+  const BlockSolveResult& last_block_result() const { return last_block_result_; }
+
   Ordinal num_rows() const override { return A_->num_rows(); }
   Ordinal num_cols() const override { return A_->num_cols(); }
   std::string summary() const override {
@@ -116,6 +134,19 @@ class Cg : public Operator<Scalar, Device> {
     ensure_workspace(x.extent(0));
     solve(x, work_.solution, InitialGuess::zero);
     kernels::axpby(alpha, work_.solution, beta, y);
+  }
+
+  /// A block of right-hand sides: one block solve (Y = alpha X_cg + beta Y), its result in
+  /// last_block_result().
+  void apply_block_impl(const_multivector_type x, multivector_type y, Scalar alpha, Scalar beta,
+                        OperatorMode) const override {
+    if (block_solution_.extent(0) != x.extent(0) || block_solution_.extent(1) != x.extent(1)) {
+      block_solution_ = multivector_type(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Cg::block_solution"),
+          x.extent(0), x.extent(1));
+    }
+    solve(x, block_solution_, InitialGuess::zero);
+    kernels::axpby(alpha, block_solution_, beta, y);
   }
 
  private:
@@ -291,6 +322,9 @@ class Cg : public Operator<Scalar, Device> {
   // reuse their work vectors and record their result. One Cg object is not for concurrent use.
   mutable Workspace work_;
   mutable SolveResult last_result_;
+  mutable impl::BlockCgWorkspace<Scalar, Device> block_work_;
+  mutable BlockSolveResult last_block_result_;
+  mutable multivector_type block_solution_;
 };
 
 // Compiled once for the standard scalars, in solvers/eti/ (see kernels/core/eti.hpp).

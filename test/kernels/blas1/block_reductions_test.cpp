@@ -175,6 +175,25 @@ TYPED_TEST(BlockReductions, AxpbyColumnsMatchesReferenceAndDoesNotReadYWhereBIsZ
   }
 }
 
+TEST(BlockReductions, AxpbyColumnsDoesNotReadXWhereAIsZero) {
+  // A block solver freezes a stopped column with a(j) = 0, b(j) = 1, whatever X(:, j) holds.
+  const std::size_t n = 9;
+  MultiVectorView<double> X("X", n, 2), Y("Y", n, 2);
+  test::poison(X);
+  Kokkos::deep_copy(Y, 3.0);
+  Kokkos::View<double*, Kokkos::HostSpace> a("a", 2), b("b", 2);
+  a(0) = 0.0;
+  b(0) = 1.0;  // frozen: Y(:, 0) stays 3
+  a(1) = 0.0;
+  b(1) = 0.0;  // both zero: Y(:, 1) = 0, neither operand read
+  kernels::axpby_columns(a, X, b, Y);
+  const auto hY = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(hY(i, 0), 3.0) << i;
+    EXPECT_EQ(hY(i, 1), 0.0) << i;
+  }
+}
+
 TEST(BlockReductions, RejectMismatchedShapesWithClearMessages) {
   MultiVectorView<double> X("X", 10, 3), Y("Y", 10, 2), Z("Z", 11, 2);
   Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> G("G", 2, 2);
