@@ -5,6 +5,8 @@
 # which the Kokkos Kernels peer can join the benchmarks). Extra arguments go to CMake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache keys on paths relative to the checkout, so clones in other folders share the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 build_dir=${KELP_BUILD_DIR:-build}
 jobs=${KELP_JOBS:-$(nproc)}
 kokkos=()

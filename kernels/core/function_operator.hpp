@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/matrix_free_operator.hpp"
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/row_operator.hpp"
 
@@ -33,9 +34,9 @@ namespace kelp {
 ///       }, "4 I");
 ///   A->apply(x, y, 1.0, 2.0);                            // y = 4 x + 2 y
 template <class Scalar, class Device, class F>
-class FunctionOperator : public Operator<Scalar, Device> {
+class FunctionOperator : public MatrixFreeOperator<Scalar, Device> {
  public:
-  using Base = Operator<Scalar, Device>;
+  using Base = MatrixFreeOperator<Scalar, Device>;
   static_assert(std::is_invocable<const F&, ConstVectorView<Scalar, Device>,
                                   VectorView<Scalar, Device>>::value,
                 "kelp::FunctionOperator: f must be callable (as const) with "
@@ -45,19 +46,9 @@ class FunctionOperator : public Operator<Scalar, Device> {
   /// @param[in] f                   computes y = A x, see the class comment; copied
   /// @param[in] name                names the operator in summary() and in error messages
   FunctionOperator(Ordinal num_rows, Ordinal num_cols, F f, std::string name)
-      : num_rows_(num_rows), num_cols_(num_cols), f_(std::move(f)), name_(std::move(name)) {
-    KELP_REQUIRE(num_rows >= 0 && num_cols >= 0, InvalidArgument,
-                 "kelp::FunctionOperator: '" << name_ << "' is " << num_rows << " x " << num_cols
-                                             << "; expected sizes >= 0");
-  }
+      : Base("kelp::FunctionOperator", "function operator", num_rows, num_cols, std::move(name)),
+        f_(std::move(f)) {}
 
-  Ordinal num_rows() const override { return num_rows_; }
-  Ordinal num_cols() const override { return num_cols_; }
-  std::string summary() const override {
-    std::ostringstream out;
-    out << "function operator '" << name_ << "' " << num_rows_ << " x " << num_cols_;
-    return out.str();
-  }
 
  protected:
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
@@ -72,10 +63,10 @@ class FunctionOperator : public Operator<Scalar, Device> {
         impl::apply_rows(label, Entry{}, typename Base::const_vector_type(y), y, alpha, beta);
       }
     } else {  // y = alpha (A x) + beta y: A x must not overwrite y before it is combined
-      if (static_cast<Ordinal>(work_.extent(0)) != num_rows_) {
+      if (static_cast<Ordinal>(work_.extent(0)) != this->num_rows()) {
         work_ = typename Base::vector_type(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::FunctionOperator::work"),
-            num_rows_);
+            this->num_rows());
       }
       f_(x, work_);
       impl::apply_rows(label, Entry{}, typename Base::const_vector_type(work_), y, alpha, beta);
@@ -83,10 +74,7 @@ class FunctionOperator : public Operator<Scalar, Device> {
   }
 
  private:
-  Ordinal num_rows_;
-  Ordinal num_cols_;
   F f_;
-  std::string name_;
   mutable typename Base::vector_type work_;  // A x when y must be kept (beta != 0)
 };
 

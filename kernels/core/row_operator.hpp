@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/matrix_free_operator.hpp"
 #include "kelp/kernels/core/operator.hpp"
 
 namespace kelp {
@@ -63,9 +64,9 @@ struct EntryOf {
 ///   auto A = kelp::make_row_operator<double>(n, n, Laplace1d{n}, "laplace1d");
 ///   kelp::solvers::Cg<double> cg(A, M, {});
 template <class Scalar, class Device, class RowF>
-class RowOperator : public Operator<Scalar, Device> {
+class RowOperator : public MatrixFreeOperator<Scalar, Device> {
  public:
-  using Base = Operator<Scalar, Device>;
+  using Base = MatrixFreeOperator<Scalar, Device>;
   static_assert(std::is_copy_constructible<RowF>::value,
                 "kelp::RowOperator: the row functor must be copyable (it is copied into kernels)");
 
@@ -73,19 +74,9 @@ class RowOperator : public Operator<Scalar, Device> {
   /// @param[in] f                   the row functor, copied
   /// @param[in] name                names the operator in summary() and in error messages
   RowOperator(Ordinal num_rows, Ordinal num_cols, RowF f, std::string name)
-      : num_rows_(num_rows), num_cols_(num_cols), f_(std::move(f)), name_(std::move(name)) {
-    KELP_REQUIRE(num_rows >= 0 && num_cols >= 0, InvalidArgument,
-                 "kelp::RowOperator: '" << name_ << "' is " << num_rows << " x " << num_cols
-                                        << "; expected sizes >= 0");
-  }
+      : Base("kelp::RowOperator", "row operator", num_rows, num_cols, std::move(name)),
+        f_(std::move(f)) {}
 
-  Ordinal num_rows() const override { return num_rows_; }
-  Ordinal num_cols() const override { return num_cols_; }
-  std::string summary() const override {
-    std::ostringstream out;
-    out << "row operator '" << name_ << "' " << num_rows_ << " x " << num_cols_;
-    return out.str();
-  }
   const RowF& functor() const { return f_; }
 
  protected:
@@ -95,10 +86,7 @@ class RowOperator : public Operator<Scalar, Device> {
   }
 
  private:
-  Ordinal num_rows_;
-  Ordinal num_cols_;
   RowF f_;
-  std::string name_;
 };
 
 /// A shared RowOperator (see there) for make_shared-style use with solvers.

@@ -92,17 +92,7 @@ class CrsAssembler {
   KOKKOS_INLINE_FUNCTION ordinal_type sum_into_values(ordinal_type row, const ordinal_type* cols,
                                                       const scalar_type* vals,
                                                       ordinal_type n) const {
-    ordinal_type found = 0;
-    for (ordinal_type j = 0; j < n; ++j) {
-      const offset_type k = find(row, cols[j]);
-      if (k < 0) {
-        record_miss(row, cols[j]);
-        continue;
-      }
-      Kokkos::atomic_add(&values_(k), vals[j]);  // several elements share an entry
-      ++found;
-    }
-    return found;
+    return update<true>(row, cols, vals, n);  // atomic: several elements share an entry
   }
 
   /// values(row, cols[j]) = vals[j] for j < n; returns how many of the n columns were found.
@@ -110,17 +100,7 @@ class CrsAssembler {
   KOKKOS_INLINE_FUNCTION ordinal_type replace_values(ordinal_type row, const ordinal_type* cols,
                                                      const scalar_type* vals,
                                                      ordinal_type n) const {
-    ordinal_type found = 0;
-    for (ordinal_type j = 0; j < n; ++j) {
-      const offset_type k = find(row, cols[j]);
-      if (k < 0) {
-        record_miss(row, cols[j]);
-        continue;
-      }
-      Kokkos::atomic_assign(&values_(k), vals[j]);
-      ++found;
-    }
-    return found;
+    return update<false>(row, cols, vals, n);
   }
 
   /// Whether lookups use binary search (rows known to be sorted).
@@ -139,6 +119,28 @@ class CrsAssembler {
   void clear_misses() const { Kokkos::deep_copy(miss_, 0LL); }
 
  private:
+  /// Adds (Sum) or assigns vals[j] at (row, cols[j]) atomically; counts the columns found and
+  /// records the misses.
+  template <bool Sum>
+  KOKKOS_INLINE_FUNCTION ordinal_type update(ordinal_type row, const ordinal_type* cols,
+                                             const scalar_type* vals, ordinal_type n) const {
+    ordinal_type found = 0;
+    for (ordinal_type j = 0; j < n; ++j) {
+      const offset_type k = find(row, cols[j]);
+      if (k < 0) {
+        record_miss(row, cols[j]);
+        continue;
+      }
+      if constexpr (Sum) {
+        Kokkos::atomic_add(&values_(k), vals[j]);
+      } else {
+        Kokkos::atomic_assign(&values_(k), vals[j]);
+      }
+      ++found;
+    }
+    return found;
+  }
+
   /// Position of column col in row (any one, if it appears twice), or -1.
   KOKKOS_INLINE_FUNCTION offset_type find(ordinal_type row, ordinal_type col) const {
     if (row < 0 || row >= num_rows_) return -1;
