@@ -43,14 +43,14 @@ summary() {
 }
 trap 'summary $?' EXIT
 
-phase "installing dependencies" 300
+phase "installing dependencies" 250
 bash scripts/install_deps.sh
 bash scripts/build_kokkos.sh >/dev/null
 
 phase "building (Release, -Werror)" 420
 KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
 
-phase "running the tests (Release)" 120
+phase "running the tests (Release)" 100
 (cd "$build_dir" && ctest --output-on-failure -j "$(nproc)")
 
 phase "find_package(Kelp) from a downstream project" 60
@@ -64,27 +64,27 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
   mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
 if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
-  phase "building (Debug, address + undefined sanitizers)" 600
+  phase "building (Debug, address + undefined sanitizers)" 500
   # -O0: the instrumented compile at -O1 took 2.7x as long (126 s vs 46 s for spmv_test.cpp),
   # while the tests run in about a minute either way.
   KELP_BUILD_DIR=$asan_dir bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" -DKELP_SANITIZE=address,undefined \
     -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
-  phase "running the tests (sanitizers)" 240
+  phase "running the tests (sanitizers)" 180
   (cd "$asan_dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
 fi
 
 if [ "${KELP_SKIP_SERIAL:-0}" != 1 ]; then
-  phase "building (Debian's Serial Kokkos, Kokkos Kernels peer)" 300
+  phase "building (Debian's Serial Kokkos, Kokkos Kernels peer)" 400
   KELP_SYSTEM_KOKKOS=1 KELP_BUILD_DIR=${KELP_SERIAL_BUILD_DIR:-build-serial} bash scripts/build.sh \
     -DKELP_ENABLE_PEERS=ON -DKELP_ENABLE_MPI=OFF -DKELP_TEST_THREADS=1
-  phase "running the tests (Serial Kokkos)" 60
+  phase "running the tests (Serial Kokkos)" 40
   (cd "${KELP_SERIAL_BUILD_DIR:-build-serial}" && ctest --output-on-failure -j "$(nproc)" -R '^(kernels|precond|solvers)$')
 fi
 
 if [ "${KELP_SKIP_CUDA_CHECK:-0}" != 1 ]; then
-  phase "CUDA compile check" 600
+  phase "CUDA compile check" 750
   bash scripts/cuda_compile_check.sh
 fi
 
