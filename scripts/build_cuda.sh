@@ -299,7 +299,8 @@ run_bundle() {
 }
 
 case "$mode" in
-  kokkos-source) prepare_kokkos; echo "$kokkos_src" ;;
+  # The path must be the last line (scripts/build_kokkos.sh reads it): the phase times go first.
+  kokkos-source) prepare_kokkos; print_times; trap - EXIT; echo "$kokkos_src" ;;
   compile-only) prepare_kokkos; configure_and_build ;;
   test) prepare_kokkos; configure_and_build; run_ctest "$build_dir" ;;
   test-only) run_ctest "$build_dir" ;;

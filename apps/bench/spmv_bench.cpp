@@ -1,6 +1,7 @@
 // kelp-bench-spmv: SpMV / SpMMV throughput against the machine's STREAM triad bandwidth and, when
 // built with KELP_ENABLE_PEERS (KELP_HAVE_KOKKOSKERNELS), against KokkosSparse::spmv on the same
-// matrix and the same input vectors.
+// matrix and the same input vectors; in CUDA builds against cuSPARSE (KELP_HAVE_CUSPARSE:
+// cusparseSpMV / cusparseSpMM, CSR, default algorithms; apps/bench/cusparse_peer.hpp) instead.
 //
 // Per run it prints JSON lines (apps/bench/bench_common.hpp: non-finite numbers are null):
 //   {"kind":"triad", ...}        STREAM triad a(i) = b(i) + s*c(i), best and median GB/s
@@ -36,7 +37,7 @@
 //
 // STREAM triad: a Kokkos parallel_for over the default execution space, the same space and
 // threads as the SpMV (first touch in that space too: the views are initialized by it). Each
-// array has max(256 MB, 4 x the last-level cache) by default (STREAM's rule: each array at least
+// array has max(256 MB, 4 x the last-level cache) by default, at least 1 GB on GPUs (STREAM's rule: each array at least
 // 4 times the cache; the cache summed over all its instances, from sysfs on CPUs or the L2 of the
 // CUDA device); --triad-mb overrides it, and the triad line says whether the arrays are beyond
 // 4 x LLC.
@@ -63,6 +64,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -81,9 +83,11 @@
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
+#include "kelp/kernels/generators/rmat.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/apps/driver/run/thread_binding.hpp"
+#include "kelp/apps/bench/cusparse_peer.hpp"
 
 #ifdef KELP_HAVE_KOKKOSKERNELS
 #include <KokkosSparse_CrsMatrix.hpp>
@@ -121,11 +125,12 @@ struct Options {
   double min_sample_ms = 20;     // one sample lasts at least this long (timer resolution, noise)
   std::vector<int> vectors = {1, 4, 8, 16, 32};  // SpMMV widths; empty: no SpMMV
   std::vector<std::string> layouts = {"left", "right"};
-  std::vector<std::string> algorithms = {"row_parallel", "merge_path", "automatic"};
+  std::vector<std::string> algorithms = {"row_parallel", "merge_path", "adaptive", "automatic"};
+  std::vector<std::string> spmmv_algorithms = {"automatic"};  // Kelp algorithms of the SpMMV groups
   bool spmv = true;              // single-vector products (rank-1 views)
   double alpha = 1.0;
   double beta = 0.0;
-  double triad_mb = 0;           // MB per triad array; 0: max(256 MB, 4 x LLC), see the header
+  double triad_mb = 0;           // MB per triad array; 0: see the header (1 GB on GPUs)
   int triad_repeats = 20;
 };
 
@@ -263,7 +268,11 @@ std::pair<long long, std::string> last_level_cache_bytes() {
 /// 3 words per element counted (as STREAM: the write-allocate read of a is not counted).
 TriadResult measure_triad(const Options& options) {
   const auto [llc_bytes, llc_source] = last_level_cache_bytes();
-  const double auto_mb = std::max(256.0, 4.0 * static_cast<double>(llc_bytes) / 1e6);
+  // GPUs: 1 GB per array at least. 256 MB arrays (5 x the H100's L2) still gave 2.26 TB/s
+  // against 3.07 TB/s for a plain CUDA triad on 1 GB arrays (issue 7): too low a roof.
+  constexpr bool gpu = !Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
+  const double floor_mb = gpu ? 1024.0 : 256.0;
+  const double auto_mb = std::max(floor_mb, 4.0 * static_cast<double>(llc_bytes) / 1e6);
   const double array_mb = options.triad_mb > 0 ? options.triad_mb : auto_mb;
   const std::size_t n = static_cast<std::size_t>(array_mb * 1e6 / sizeof(double));
   // Allocated and initialized by Exec, so on CPUs the pages are first touched by the threads
@@ -323,9 +332,14 @@ Matrix<double> generate(const std::string& generator, long long n) {
   if (generator == "laplace3d_27pt") return kelp::generators::laplace3d_27pt<double>(n, n, n);
   if (generator == "laplace2d") return kelp::generators::laplace2d<double>(n, n);
   if (generator == "laplace2d_9pt") return kelp::generators::laplace2d_9pt<double>(n, n);
+  if (generator == "rmat") {  // n = scale: 2^n vertices, 16 * 2^n edges (Graph500 parameters)
+    kelp::generators::RmatParams params;
+    params.scale = static_cast<int>(n);
+    return kelp::generators::rmat<double>(params);
+  }
   KELP_THROW(InvalidArgument,
              "kelp-bench-spmv: unknown generator '"
-                 << generator << "'; allowed: [laplace3d, laplace3d_27pt, laplace2d, laplace2d_9pt]");
+                 << generator << "'; allowed: [laplace3d, laplace3d_27pt, laplace2d, laplace2d_9pt, rmat]");
 }
 
 /// The reference y = alpha*A*x + beta*y0 (num_rows x k, column-major) with its error bound.
@@ -440,14 +454,16 @@ struct GroupResult {
 /// Whether the peer runs for this scalar type, and if not, why.
 template <class Scalar>
 std::string peer_status() {
-#ifdef KELP_HAVE_KOKKOSKERNELS
+#if defined(KELP_HAVE_CUSPARSE)
+  return "compared";
+#elif defined(KELP_HAVE_KOKKOSKERNELS)
   if constexpr (std::is_same<Scalar, double>::value) {
     return "compared";
   } else {
     return "skipped: the Kokkos Kernels peer runs for real (double) matrices only";
   }
 #else
-  return "skipped: built without Kokkos Kernels (KELP_ENABLE_PEERS=OFF)";
+  return "skipped: built without Kokkos Kernels (KELP_ENABLE_PEERS=OFF) or cuSPARSE";
 #endif
 }
 
@@ -586,11 +602,35 @@ GroupResult measure_group(const Context<Scalar>& ctx, const std::string& op,
 
 kelp::kernels::SpmvAlgorithm parse_algorithm(const std::string& name) {
   using kelp::kernels::SpmvAlgorithm;
-  for (auto a : {SpmvAlgorithm::row_parallel, SpmvAlgorithm::merge_path, SpmvAlgorithm::automatic}) {
+  if (name.rfind("adaptive:", 0) == 0) return SpmvAlgorithm::adaptive;
+  for (auto a : {SpmvAlgorithm::row_parallel, SpmvAlgorithm::merge_path, SpmvAlgorithm::adaptive,
+                 SpmvAlgorithm::automatic}) {
     if (kelp::kernels::to_string(a) == name) return a;
   }
   KELP_THROW(InvalidArgument, "kelp-bench-spmv: unknown algorithm '"
-                                        << name << "'; allowed: [row_parallel, merge_path, automatic]");
+                                  << name << "'; allowed: [row_parallel, merge_path, adaptive, "
+                                  << "adaptive:ROWS:ENTRIES:TEAM:LANES, automatic]");
+}
+
+/// "adaptive:ROWS:ENTRIES:TEAM:LANES" (a point of the tuning sweep) as a shape; the defaults
+/// (zeros: chosen from the rows) for every other name.
+kelp::kernels::AdaptiveShape parse_adaptive_shape(const std::string& name) {
+  kelp::kernels::AdaptiveShape shape;
+  if (name.rfind("adaptive:", 0) != 0) return shape;
+  long long rows = 0, entries = 0, team = 0, lanes = 0;
+  char tail = 0;
+  if (std::sscanf(name.c_str(), "adaptive:%lld:%lld:%lld:%lld%c", &rows, &entries, &team, &lanes,
+                  &tail) != 4 ||
+      rows < 1 || entries < 1 || team < 0 || lanes < 0) {
+    throw CLI::ValidationError("--algorithms", "'" + name +
+                                                   "' is not adaptive:ROWS:ENTRIES:TEAM:LANES "
+                                                   "(ROWS, ENTRIES >= 1; TEAM, LANES >= 0)");
+  }
+  shape.block_rows = static_cast<int>(rows);
+  shape.block_entries = entries;
+  shape.team_size = static_cast<int>(team);
+  shape.vector_length = static_cast<int>(lanes);
+  return shape;
 }
 
 /// Kelp variants (one per algorithm) and, when available, the peer, for x and y of type View.
@@ -623,10 +663,22 @@ std::vector<Variant<Scalar>> make_variants(const Context<Scalar>& ctx,
   };
   for (const std::string& name : algorithms) {
     auto handle = std::make_shared<kelp::kernels::SpmvHandle<Matrix<Scalar>>>(parse_algorithm(name));
+    handle->set_adaptive_shape(parse_adaptive_shape(name));
     add("kelp", name, [handle, A, x, alpha, beta](const View& y) {
       kelp::kernels::spmv(*handle, kelp::kernels::SpmvMode::no_transpose, alpha, A, x, beta, y);
     });
   }
+#ifdef KELP_HAVE_CUSPARSE
+  {
+    // Made on the first (warm-up) product, when the variant's y exists.
+    using Peer = kelp::bench::CusparsePeer<Matrix<Scalar>, View, View>;
+    auto peer = std::make_shared<std::unique_ptr<Peer>>();
+    add("cusparse", "default", [peer, A, x, alpha, beta](const View& y) {
+      if (!*peer) *peer = std::make_unique<Peer>(A, x, y, alpha, beta);
+      (*peer)->apply();
+    });
+  }
+#endif
 #ifdef KELP_HAVE_KOKKOSKERNELS
   if constexpr (std::is_same<Scalar, double>::value) {
     using PeerMatrix = KokkosSparse::CrsMatrix<double, kelp::Ordinal, Device, void, kelp::Offset>;
@@ -648,7 +700,10 @@ GroupResult run_problem(const Options& options, const Problem<Scalar>& problem,
   for (kelp::Ordinal i = 0; i < A.num_rows(); ++i) {
     max_row = std::max<long long>(max_row, ctx.host.row_map()(i + 1) - ctx.host.row_map()(i));
   }
-#ifdef KELP_HAVE_KOKKOSKERNELS
+#if defined(KELP_HAVE_CUSPARSE)
+  const std::string peer = "cuSPARSE " + std::to_string(CUSPARSE_VER_MAJOR) + "." +
+                           std::to_string(CUSPARSE_VER_MINOR) + " (CSR, default algorithms)";
+#elif defined(KELP_HAVE_KOKKOSKERNELS)
   const std::string peer = std::string("KokkosKernels (Trilinos ") + TRILINOS_VERSION_STRING + ")";
 #else
   const std::string peer = "none";
@@ -678,6 +733,7 @@ GroupResult run_problem(const Options& options, const Problem<Scalar>& problem,
       {"beta", options.beta},
       {"spmv", options.spmv},
       {"algorithms", options.algorithms},
+      {"spmmv_algorithms", options.spmmv_algorithms},
       {"vectors", options.vectors},
       {"layouts", options.layouts},
       {"triad_gbytes_per_s", number_or_null(triad.median_gbs)},
@@ -698,7 +754,7 @@ GroupResult run_problem(const Options& options, const Problem<Scalar>& problem,
     auto variants = make_variants<Scalar, Vector>(ctx, options.algorithms, x, 1);
     spmv_result = measure_group(ctx, "spmv", "vector", 1, variants);
   }
-  const std::vector<std::string> spmmv_algorithms = {"automatic"};
+  const std::vector<std::string>& spmmv_algorithms = options.spmmv_algorithms;
   for (const std::string& layout : options.layouts) {
     for (int k : options.vectors) {
       GroupResult r;
@@ -765,9 +821,9 @@ std::vector<fs::path> shared_matrices(const std::string& dir) {
 // ---- Command line ------------------------------------------------------------------------
 
 const std::vector<std::string> kGenerators = {"laplace3d", "laplace3d_27pt", "laplace2d",
-                                              "laplace2d_9pt"};
+                                              "laplace2d_9pt", "rmat"};
 const std::vector<std::string> kLayouts = {"left", "right"};
-const std::vector<std::string> kAlgorithms = {"row_parallel", "merge_path", "automatic"};
+const std::vector<std::string> kAlgorithms = {"row_parallel", "merge_path", "adaptive", "automatic"};
 
 std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string text;
@@ -805,7 +861,9 @@ std::vector<std::string> parse_list(const std::string& text, const std::vector<s
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
+    const bool sweep_point = &allowed == &kAlgorithms && item.rfind("adaptive:", 0) == 0;
+    if (sweep_point) parse_adaptive_shape(item);  // throws a ValidationError when malformed
+    if (!sweep_point && std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
       throw CLI::ValidationError(option, "unknown value " + quoted_in(item, text) +
                                              "; allowed: " + joined(allowed, ", ") + " or none");
     }
@@ -908,9 +966,18 @@ void define_command_line(CLI::App& app, Options& options) {
            options.algorithms = parse_list(text, kAlgorithms, "--algorithms");
          },
          "Kelp SpMV algorithms of the single-vector products\n"
-         "(row_parallel, merge_path, automatic; SpMMV runs automatic), or none")
+         "(row_parallel, merge_path, adaptive, automatic, or a point of the\n"
+         "adaptive tuning sweep adaptive:ROWS:ENTRIES:TEAM:LANES, 0 = chosen), or none")
       ->type_name("ALGORITHM,...")
       ->default_str(joined(options.algorithms, ","));
+  app.add_option_function<std::string>(
+         "--spmmv-algorithms",
+         [&options](const std::string& text) {
+           options.spmmv_algorithms = parse_list(text, kAlgorithms, "--spmmv-algorithms");
+         },
+         "Kelp algorithms of the SpMMV groups (same names as --algorithms)")
+      ->type_name("ALGORITHM,...")
+      ->default_str(joined(options.spmmv_algorithms, ","));
   app.add_flag("--no-spmv", "skip the single-vector products (SpMMV only)");
   app.add_option("--beta", options.beta,
                  "y = alpha*A*x + beta*y (alpha = 1); nonzero: y is read too")
@@ -921,7 +988,7 @@ void define_command_line(CLI::App& app, Options& options) {
          "--triad-mb",
          [&options](const std::string& text) { options.triad_mb = parse_triad_mb(text); },
          "MB per STREAM triad array (at least 1);\n"
-         "auto: max(256 MB, 4 x the last-level cache)")
+         "auto: max(256 MB on CPUs / 1 GB on GPUs, 4 x the last-level cache)")
       ->type_name("MB|auto")
       ->default_str("auto");
   app.add_option("--triad-repeats", options.triad_repeats, "timed triad runs (at least 1)")

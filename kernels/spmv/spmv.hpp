@@ -28,6 +28,7 @@
 #include "kelp/kernels/core/execution_space.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/standard_views.hpp"
+#include "kelp/kernels/spmv/impl/spmv_adaptive.hpp"
 #include "kelp/kernels/spmv/impl/spmv_merge_path.hpp"
 #include "kelp/kernels/spmv/impl/spmv_row_parallel.hpp"
 #include "kelp/kernels/spmv/impl/spmv_timing.hpp"
@@ -105,7 +106,13 @@ void spmv_body(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>&
   handle.analyze(exec, A);
   if (handle.needs_timing()) handle.set_timed_choice(time_algorithms(exec, handle, A));
   const bool conj = mode == SpmvMode::conjugate && ScalarTraits<Scalar>::is_complex;
-  if (handle.algorithm() == SpmvAlgorithm::merge_path) {
+  if (handle.algorithm() == SpmvAlgorithm::adaptive) {
+    if (conj) {
+      spmv_adaptive<true, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
+    } else {
+      spmv_adaptive<false, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
+    }
+  } else if (handle.algorithm() == SpmvAlgorithm::merge_path) {
     if (conj) {
       spmv_merge_path<true, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
     } else {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "kelp/kernels/core/crs_matrix.hpp"
 
@@ -33,13 +34,55 @@ enum class SpmvAlgorithm {
   automatic,     ///< time both on host spaces, else row statistics (see SpmvHandle)
   row_parallel,  ///< one row per thread (host) or per vector lane group (GPU)
   merge_path,    ///< equal shares of rows + nonzeros per thread (Merrill & Garland, SC'16)
+  adaptive,      ///< row blocks staged in team scratch, one kernel for any rows (impl/spmv_adaptive.hpp)
 };
+
+/// Blocking and team shape of the adaptive algorithm. A block holds at most block_rows rows and
+/// block_entries nonzeros (a longer row is a block of its own, reduced by the whole team).
+struct AdaptiveShape {
+  int block_rows = 256;        ///< rows per block: one per team thread on GPUs (team of 256 lanes)
+  long long block_entries = 0;  ///< staged nonzeros per block; 0: 24 KiB of (value, index) pairs
+                                ///< (2048 for double): several teams fit in one SM's shared memory
+  int team_size = 0;           ///< threads per team; 0 = chosen from the row lengths (AUTO on hosts)
+  int vector_length = 0;       ///< lanes per row; 0 = chosen from the row lengths
+};
+
+/// The first row of each block of at most `block_rows` rows and `block_entries` nonzeros, then
+/// num_rows (host; row_map on the host). A row longer than block_entries, or longer than
+/// max(32, block_entries / 8), gets a block of its own: the whole team reduces it, where inside
+/// a block of short rows one thread would sum it alone while the others wait.
+template <class RowMap>
+std::vector<long long> adaptive_row_blocks(const RowMap& row_map, long long num_rows,
+                                           long long block_rows, long long block_entries) {
+  const long long long_row = std::max(32LL, block_entries / 8);
+  const auto length = [&](long long i) {
+    return static_cast<long long>(row_map(i + 1)) - static_cast<long long>(row_map(i));
+  };
+  std::vector<long long> starts;
+  starts.reserve(static_cast<std::size_t>(num_rows / std::max(1LL, block_rows) + 2));
+  long long i = 0;
+  while (i < num_rows) {
+    starts.push_back(i);
+    const long long begin = static_cast<long long>(row_map(i));
+    long long end = i + 1;  // a block takes at least one row, however long
+    if (length(i) <= long_row) {
+      while (end < num_rows && end - i < block_rows && length(end) <= long_row &&
+             static_cast<long long>(row_map(end + 1)) - begin <= block_entries) {
+        ++end;
+      }
+    }
+    i = end;
+  }
+  starts.push_back(num_rows);
+  return starts;
+}
 
 std::string to_string(SpmvMode mode);
 std::string to_string(SpmvAlgorithm algorithm);
 
 /// Row-length statistics of a CRS pattern.
 struct RowStatistics {
+  long long nnz = 0;
   double mean_row_nnz = 0;
   long long max_row_nnz = 0;
   long long empty_rows = 0;
@@ -69,6 +112,7 @@ RowStatistics row_statistics(const typename Matrix::execution_space& exec, const
         if (row_map(i + 1) == row_map(i)) ++count;
       },
       empty);
+  stats.nnz = static_cast<long long>(A.nnz());
   stats.max_row_nnz = max_len;
   stats.empty_rows = empty;
   stats.mean_row_nnz = static_cast<double>(A.nnz()) / static_cast<double>(n);
@@ -117,6 +161,7 @@ class SpmvHandle {
     stats_ = row_statistics(exec, A);
     chosen_ = requested_ == SpmvAlgorithm::automatic ? choose(stats_) : requested_;
     timed_ = false;
+    blocks_ = {};  // the adaptive blocks belong to the old pattern
     items_per_chunk_ = items_per_chunk_request_ > 0 ? items_per_chunk_request_
                                                     : default_items_per_chunk();
     analyzed_ = true;
@@ -148,10 +193,22 @@ class SpmvHandle {
   const RowStatistics& statistics() const { return stats_; }
   long long items_per_chunk() const { return items_per_chunk_; }
 
-  /// Automatic choice: merge path when threads would otherwise wait on long rows, i.e. the
-  /// execution space runs more than one thread and the longest row exceeds both 64 entries and
-  /// ten times the mean. With one thread there is no imbalance to fix, so rows win (less work).
+  /// Automatic choice from statistics.
+  /// GPUs: adaptive, which stages every block with coalesced loads and gives long rows a whole
+  /// team, in one kernel; but row-parallel for small matrices (< 2^17 nonzeros) without long rows
+  /// (longest <= 8 x mean + 64): there a product takes a few microseconds, launch latency, and
+  /// the few blocks of the adaptive kernel occupy few SMs. On the H100 this picked the faster of
+  /// the two on all 28 matrices of the repository's set (docs/performance.md).
+  /// Hosts: merge path when threads would otherwise wait on long rows, i.e. the execution space
+  /// runs more than one thread and the longest row exceeds both 64 entries and ten times the
+  /// mean. With one thread there is no imbalance to fix, so rows win (less work).
   static SpmvAlgorithm choose(const RowStatistics& stats) {
+    constexpr bool host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
+    if (!host) {
+      const bool small = stats.nnz < (1LL << 17);
+      const bool regular = stats.max_row_nnz <= 8 * stats.mean_row_nnz + 64;
+      return small && regular ? SpmvAlgorithm::row_parallel : SpmvAlgorithm::adaptive;
+    }
     const bool parallel = execution_space().concurrency() > 1;
     const bool imbalanced = stats.max_row_nnz > 64 && stats.max_row_nnz > 10 * stats.mean_row_nnz;
     return parallel && imbalanced ? SpmvAlgorithm::merge_path : SpmvAlgorithm::row_parallel;
@@ -176,6 +233,63 @@ class SpmvHandle {
     return carry_rows_;
   }
 
+  /// Sets the adaptive algorithm's blocking and team shape (0 fields: chosen from the rows).
+  void set_adaptive_shape(const AdaptiveShape& shape) {
+    KELP_REQUIRE(shape.block_rows >= 1 && shape.block_entries >= 0 && shape.team_size >= 0 &&
+                     shape.vector_length >= 0,
+                 InvalidArgument,
+                 "kelp::kernels::SpmvHandle::set_adaptive_shape: block_rows = "
+                     << shape.block_rows << ", block_entries = " << shape.block_entries
+                     << ", team_size = " << shape.team_size << ", vector_length = "
+                     << shape.vector_length << "; expected block_rows >= 1 and "
+                     << "block_entries, team_size, vector_length >= 0 (0: automatic)");
+    shape_request_ = shape;
+    blocks_ = {};
+  }
+  /// The adaptive shape in use (valid after adaptive_blocks()).
+  const AdaptiveShape& adaptive_shape() const { return shape_; }
+
+  /// The adaptive algorithm's block list for A (first row of each block, then num_rows), built
+  /// once per pattern on the host from A's row_map and kept on A's device.
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> adaptive_blocks(
+      const execution_space& exec, const Matrix& A) {
+    if (blocks_.extent(0) > 0) return blocks_;
+    shape_ = resolve_shape(shape_request_, stats_);
+    auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_map());
+    const std::vector<long long> starts =
+        adaptive_row_blocks(row_map, A.num_rows(), shape_.block_rows, shape_.block_entries);
+    Kokkos::View<ordinal_type*, typename Matrix::device_type> blocks(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spmv::adaptive_blocks"),
+        starts.size());
+    auto host = Kokkos::create_mirror_view(blocks);
+    for (std::size_t b = 0; b < starts.size(); ++b) host(b) = static_cast<ordinal_type>(starts[b]);
+    Kokkos::deep_copy(exec, blocks, host);
+    exec.fence();  // host is a temporary
+    blocks_ = blocks;
+    return blocks_;
+  }
+
+  /// Fills the zero fields of a requested shape from the row lengths. GPUs: 256 lanes per team;
+  /// one lane per row while a block's rows fill the team (on the H100 one lane per row summing
+  /// 7 staged entries from shared memory beat 2, 4 and 8 lanes with shuffles by 20-30 %), more
+  /// lanes per row when the scratch holds fewer rows than the team has threads. Hosts: one lane,
+  /// Kokkos' team size.
+  static AdaptiveShape resolve_shape(AdaptiveShape shape, const RowStatistics& stats) {
+    constexpr bool host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
+    if (shape.block_entries == 0) {
+      shape.block_entries = 24576 / static_cast<long long>(sizeof(scalar_type) + sizeof(ordinal_type));
+    }
+    if (shape.vector_length == 0) {
+      const double rows_per_block = std::min<double>(
+          shape.block_rows, static_cast<double>(shape.block_entries) / std::max(1.0, stats.mean_row_nnz));
+      int lanes = 1;
+      while (!host && lanes < 32 && lanes * rows_per_block < 128) lanes *= 2;
+      shape.vector_length = lanes;
+    }
+    if (shape.team_size == 0 && !host) shape.team_size = std::max(1, 256 / shape.vector_length);
+    return shape;
+  }
+
  private:
   /// GPU: a few items per thread keeps all lanes busy; host: a few chunks per thread.
   long long default_items_per_chunk() const {
@@ -198,6 +312,9 @@ class SpmvHandle {
   RowStatistics stats_;
   SpmvAlgorithm chosen_ = SpmvAlgorithm::row_parallel;
   long long items_per_chunk_ = 1;
+  AdaptiveShape shape_request_;
+  AdaptiveShape shape_;
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> blocks_;
   Kokkos::View<scalar_type**, Kokkos::LayoutRight, typename Matrix::device_type> carry_values_;
   Kokkos::View<ordinal_type*, typename Matrix::device_type> carry_rows_;
 };
@@ -217,6 +334,7 @@ inline std::string to_string(SpmvAlgorithm algorithm) {
     case SpmvAlgorithm::automatic: return "automatic";
     case SpmvAlgorithm::row_parallel: return "row_parallel";
     case SpmvAlgorithm::merge_path: return "merge_path";
+    case SpmvAlgorithm::adaptive: return "adaptive";
   }
   return "unknown";
 }

@@ -27,7 +27,8 @@ const SpmvMode all_modes[] = {SpmvMode::no_transpose, SpmvMode::transpose, SpmvM
 /// bound |y - y_ref|_i <= gamma * (|alpha| sum_j |a_ij||x_j| + |beta||y0_i|) (spmv_bound.hpp).
 template <class Scalar, class Layout>
 void check_case(const test::HostCoo& ref, const CrsMatrix<Scalar>& A, SpmvMode mode,
-                SpmvAlgorithm algorithm, long long chunk, int k, Scalar alpha, Scalar beta) {
+                SpmvAlgorithm algorithm, long long chunk, int k, Scalar alpha, Scalar beta,
+                const kernels::AdaptiveShape& shape = {}) {
   const bool transposed = mode == SpmvMode::transpose || mode == SpmvMode::conjugate_transpose;
   const int n_in = transposed ? A.num_rows() : A.num_cols();
   const int n_out = transposed ? A.num_cols() : A.num_rows();
@@ -44,6 +45,7 @@ void check_case(const test::HostCoo& ref, const CrsMatrix<Scalar>& A, SpmvMode m
   Kokkos::deep_copy(x, xh);
   Kokkos::deep_copy(y, yh);
   kernels::SpmvHandle<CrsMatrix<Scalar>> handle(algorithm, chunk);
+  handle.set_adaptive_shape(shape);
 
   if (k == 0) {
     kernels::spmv(handle, mode, alpha, A, Kokkos::subview(x, Kokkos::ALL, 0), beta,
@@ -60,7 +62,8 @@ void check_case(const test::HostCoo& ref, const CrsMatrix<Scalar>& A, SpmvMode m
     for (int i = 0; i < n_out; ++i) computed[i] = result(i, j);
     ASSERT_TRUE(test::within_spmv_bound(computed, test::reference_product(mode, alpha, ref, xj, beta, yj)))
         << "mode " << kernels::to_string(mode) << ", algorithm " << kernels::to_string(algorithm)
-        << ", chunk " << chunk << ", k " << k << ", column " << j << ", layout "
+        << ", chunk " << chunk << ", block rows " << shape.block_rows << ", block entries "
+        << shape.block_entries << ", k " << k << ", column " << j << ", layout "
         << (std::is_same<Layout, Kokkos::LayoutLeft>::value ? "left" : "right") << ", beta "
         << test::to_complex_double(beta);
   }
@@ -80,15 +83,25 @@ template <class Scalar>
 void check_matrix(const CrsMatrix<Scalar>& A) {
   const auto ref = test::to_host_coo(test::to_host_crs(A));
   const Scalar alpha = scalar_of<Scalar>(1.25, -0.75), beta = scalar_of<Scalar>(-0.5, 0.25);
+  // Adaptive: the default blocking, and tiny blocks (7 rows, 20 entries) so that these small
+  // matrices cut into many blocks and rows longer than a block take the long-row path.
+  struct Variant {
+    SpmvAlgorithm algorithm;
+    long long chunk;
+    kernels::AdaptiveShape shape;
+  };
+  const Variant variants[] = {{SpmvAlgorithm::row_parallel, 0, {}},
+                              {SpmvAlgorithm::merge_path, 7, {}},
+                              {SpmvAlgorithm::merge_path, 0, {}},
+                              {SpmvAlgorithm::adaptive, 0, {}},
+                              {SpmvAlgorithm::adaptive, 0, {7, 20, 0, 0}},
+                              {SpmvAlgorithm::automatic, 0, {}}};
   for (SpmvMode mode : all_modes) {
-    for (auto [algorithm, chunk] : {std::pair{SpmvAlgorithm::row_parallel, 0LL},
-                                    std::pair{SpmvAlgorithm::merge_path, 7LL},
-                                    std::pair{SpmvAlgorithm::merge_path, 0LL},
-                                    std::pair{SpmvAlgorithm::automatic, 0LL}}) {
+    for (const Variant& v : variants) {
       for (int k : {0, 1, 3, 8, 13}) {
         for (Scalar b : {Scalar(0), beta}) {
-          check_case<Scalar, Kokkos::LayoutLeft>(ref, A, mode, algorithm, chunk, k, alpha, b);
-          check_case<Scalar, Kokkos::LayoutRight>(ref, A, mode, algorithm, chunk, k, alpha, b);
+          check_case<Scalar, Kokkos::LayoutLeft>(ref, A, mode, v.algorithm, v.chunk, k, alpha, b, v.shape);
+          check_case<Scalar, Kokkos::LayoutRight>(ref, A, mode, v.algorithm, v.chunk, k, alpha, b, v.shape);
         }
       }
     }
@@ -229,3 +242,32 @@ TEST(Spmv, RejectsAliasedInputAndOutput) {
 
 }  // namespace
 }  // namespace kelp
+
+TEST(Spmv, AdaptiveBlocksRespectRowAndEntryLimits) {
+  // Rows of lengths 3, 0, 5, 30, 2, 2, 2, 9 (row_map below); blocks of <= 3 rows, <= 8 entries.
+  const std::vector<long long> row_map = {0, 3, 3, 8, 38, 40, 42, 44, 53};
+  auto at = [&](long long i) { return row_map[static_cast<std::size_t>(i)]; };
+
+  const auto starts = kelp::kernels::adaptive_row_blocks(at, 8, 3, 8);
+
+  // [0,1,2): 8 entries; [3]: 30 > 8, a long row alone; [4,5,6): 6; [7]: 9 > 8, alone.
+  EXPECT_EQ(starts, (std::vector<long long>{0, 3, 4, 7, 8}));
+}
+
+TEST(Spmv, AdaptiveShapeRejectsZeroBlocks) {
+  kelp::kernels::SpmvHandle<kelp::CrsMatrix<double>> handle(kelp::kernels::SpmvAlgorithm::adaptive);
+
+  kelp::test::expect_throw_containing<kelp::InvalidArgument>(
+      [&] { handle.set_adaptive_shape({0, 2048, 0, 0}); }, "block_rows = 0");
+}
+
+TEST(Spmv, AdaptiveBlocksGiveLongRowsABlockOfTheirOwn) {
+  // Lengths 2, 2, 40, 2, 2 with blocks of <= 8 rows and <= 1000 entries: 40 > 32 = max(32,
+  // 1000 / 8), so row 2 is cut out although the entry limit would let it join.
+  const std::vector<long long> row_map = {0, 2, 4, 44, 46, 48};
+  auto at = [&](long long i) { return row_map[static_cast<std::size_t>(i)]; };
+
+  const auto starts = kelp::kernels::adaptive_row_blocks(at, 5, 8, 1000);
+
+  EXPECT_EQ(starts, (std::vector<long long>{0, 2, 3, 5}));
+}
