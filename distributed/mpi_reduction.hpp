@@ -72,6 +72,13 @@ class MpiReduction {
     return std::make_pair(values[0], values[1]);
   }
 
+  /// Sums values[0..count) over all ranks in place, in one allreduce (local sums computed by a
+  /// fused kernel).
+  template <class T>
+  void sum(T* values, std::size_t count) const {
+    impl::allreduce_sum(values, count, comm_);
+  }
+
   /// ||x||_2 over all ranks.
   template <class X>
   auto norm2(const X& x) const {

@@ -37,6 +37,13 @@ struct LocalReduction {
   auto norm2(const X& x) const {
     return kernels::nrm2(x);
   }
+  /// Sums values[0..count) over all processes in place (here: one process, nothing to do), for
+  /// local sums that a fused kernel computed itself.
+  template <class T>
+  void sum(T* values, std::size_t count) const {
+    (void)values;
+    (void)count;
+  }
 
   /// G = X^H Y (k x m) for X n x k, Y n x m: one reduction.
   template <class X, class Y>

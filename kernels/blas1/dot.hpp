@@ -60,25 +60,31 @@ typename YView::non_const_value_type dot(const XView& x, const YView& y) {
 }
 
 namespace impl {
-/// Sum of two inner products in one pass; value_type is a 2-array.
+/// Two sums reduced together. A struct of fixed size, not a runtime-length array: Kokkos reduces
+/// fixed-size types with warp shuffles on GPUs, arrays through shared memory (on the H100 the
+/// array form ran the fused dots at 590 GB/s, a quarter of the triad).
+template <class Scalar>
+struct ScalarPair {
+  Scalar first, second;
+};
+
+/// Sum of two inner products in one pass.
 template <class X1, class Y1, class X2, class Y2>
 struct FusedDots {
   using Scalar = typename Y1::non_const_value_type;
-  using value_type = Scalar[];
-  using size_type = std::size_t;
-  size_type value_count = 2;
+  using value_type = ScalarPair<Scalar>;
   X1 x1;
   Y1 y1;
   X2 x2;
   Y2 y2;
-  KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type sum) const {
-    sum[0] += ScalarTraits<Scalar>::conj(x1(i)) * y1(i);
-    sum[1] += ScalarTraits<Scalar>::conj(x2(i)) * y2(i);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, value_type& sum) const {
+    sum.first += ScalarTraits<Scalar>::conj(x1(i)) * y1(i);
+    sum.second += ScalarTraits<Scalar>::conj(x2(i)) * y2(i);
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type sum) const { sum[0] = sum[1] = Scalar(0); }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
-    dst[0] += src[0];
-    dst[1] += src[1];
+  KOKKOS_INLINE_FUNCTION void init(value_type& sum) const { sum.first = sum.second = Scalar(0); }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    dst.first += src.first;
+    dst.second += src.second;
   }
 };
 
@@ -86,11 +92,12 @@ template <class Exec, class X1, class Y1, class X2, class Y2>
 std::pair<typename Y1::non_const_value_type, typename Y1::non_const_value_type> dots_body(
     const Exec& exec, const X1& x1, const Y1& y1, const X2& x2, const Y2& y2) {
   using Scalar = typename Y1::non_const_value_type;
-  Scalar result[2] = {Scalar(0), Scalar(0)};
-  Kokkos::parallel_reduce("kelp::kernels::dots", Kokkos::RangePolicy<Exec>(exec, 0, x1.extent(0)),
-                          FusedDots<X1, Y1, X2, Y2>{2, x1, y1, x2, y2}, result);
+  ScalarPair<Scalar> result{Scalar(0), Scalar(0)};
+  Kokkos::parallel_reduce("kelp::kernels::dots",
+                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, x1.extent(0)),
+                          FusedDots<X1, Y1, X2, Y2>{x1, y1, x2, y2}, result);
   exec.fence();  // result is read on the host
-  return {result[0], result[1]};
+  return {result.first, result.second};
 }
 }  // namespace impl
 

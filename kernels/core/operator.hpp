@@ -118,6 +118,10 @@ class Operator {
   virtual bool is_variable() const { return false; }
   /// Whether apply() accepts `mode`. Default: no_transpose only.
   virtual bool supports(OperatorMode mode) const { return mode == OperatorMode::no_transpose; }
+  /// d when this operator is diag(d) (op(A) x = d .* x in mode no_transpose), else an empty
+  /// view. Solvers use it to fuse the application into their vector updates (one pass instead
+  /// of several); valid once the operator is ready to apply.
+  virtual const_vector_type pointwise_diagonal() const { return {}; }
 
   /// y = alpha * op(A) x + beta * y for one vector.
   /// @param[in]     x     length: columns of op(A) (num_rows() for the transposed modes)

@@ -105,6 +105,8 @@ class Jacobi : public Preconditioner<Matrix> {
   const JacobiParams& params() const { return params_; }
   /// D^{-1} is diagonal: transpose is the same operator, conjugate_transpose conjugates it.
   bool supports(OperatorMode) const override { return true; }
+  /// D^{-1} (damping included): Jacobi is the diagonal operator diag(damping / a_ii).
+  typename Base::const_vector_type pointwise_diagonal() const override { return inverse_diagonal_; }
 
  protected:
   const char* name() const override { return "kelp::precond::Jacobi"; }

@@ -13,6 +13,7 @@
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/solvers/cg/cg_block.hpp"
 #include "kelp/solvers/cg/cg_params.hpp"
+#include "kelp/solvers/cg/impl/cg_fused_update.hpp"
 #include "kelp/solvers/null_space.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
@@ -190,6 +191,9 @@ class Cg : public Operator<Scalar, Device> {
     StopReason reason = StopReason::max_iterations;
     bool stop = check_residual(r_norm, tolerance, result, reason) || restart(r, z, p, rho, reason);
 
+    // A diagonal preconditioner (Jacobi) is fused into the update: one pass instead of four.
+    const const_vector_type inverse_diagonal =
+        null_space_ ? const_vector_type() : M_->pointwise_diagonal();
     int it = 0;
     while (!stop && it < params_.max_iterations) {
       ++it;
@@ -204,11 +208,7 @@ class Cg : public Operator<Scalar, Device> {
         break;
       }
       const Scalar alpha = rho / Scalar(pq);
-      kernels::axpby(alpha, p, Scalar(1), x);              // x = x + alpha p
-      kernels::axpby(-alpha, q, Scalar(1), r);             // r = r - alpha q
-      M_->apply(r, z);                                     // z = M^{-1} r
-      if (null_space_) null_space_->project(z, reduce_);   // keep p off the null space
-      const auto [rho_new, rr] = reduce_.dots(r, z, r, r); // rho_new = r^H z, rr = r^H r
+      const auto [rho_new, rr] = update(alpha, p, q, x, r, z, inverse_diagonal);
       r_norm = std::sqrt(Traits::real(rr));
       result.residual_history.push_back(r_norm);
       if (monitor_) monitor_(it, r_norm, r_norm / result.rhs_norm);
@@ -253,6 +253,24 @@ class Cg : public Operator<Scalar, Device> {
   }
 
   /// r = b - A x, projected off the null space when there is one; returns ||r||.
+  /// x += alpha p; r -= alpha q; z = M^{-1} r; returns (r^H z, r^H r), summed over processes.
+  /// With a diagonal M (inverse_diagonal not empty) in one fused pass.
+  std::pair<Scalar, Scalar> update(Scalar alpha, const_vector_type p, const_vector_type q,
+                                   vector_type x, vector_type r, vector_type z,
+                                   const_vector_type inverse_diagonal) const {
+    if (inverse_diagonal.extent(0) == r.extent(0) && r.extent(0) > 0) {
+      auto sums = impl::fused_cg_update(alpha, p, q, inverse_diagonal, x, r, z);
+      Scalar values[2] = {sums.first, sums.second};
+      reduce_.sum(values, 2);
+      return {values[0], values[1]};
+    }
+    kernels::axpby(alpha, p, Scalar(1), x);              // x = x + alpha p
+    kernels::axpby(-alpha, q, Scalar(1), r);             // r = r - alpha q
+    M_->apply(r, z);                                     // z = M^{-1} r
+    if (null_space_) null_space_->project(z, reduce_);   // keep p off the null space
+    return reduce_.dots(r, z, r, r);                     // rho_new = r^H z, rr = r^H r
+  }
+
   double true_residual(const_vector_type b, vector_type x, vector_type r,
                        bool project = true) const {
     A_->apply(x, r, Scalar(-1), Scalar(0));  // r = -A x

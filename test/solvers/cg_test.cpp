@@ -406,3 +406,53 @@ TEST(Cg, RejectsMismatchedShapesAndParameters) {
 
 }  // namespace
 }  // namespace kelp
+
+namespace kelp {
+namespace {
+
+/// Jacobi behind an operator that does not say it is diagonal: CG takes the unfused path.
+class OpaqueJacobi : public Operator<double> {
+ public:
+  explicit OpaqueJacobi(std::shared_ptr<const Operator<double>> inner) : inner_(std::move(inner)) {}
+  Ordinal num_rows() const override { return inner_->num_rows(); }
+  Ordinal num_cols() const override { return inner_->num_cols(); }
+  std::string summary() const override { return "opaque " + inner_->summary(); }
+
+ protected:
+  void apply_impl(const_vector_type x, vector_type y, double alpha, double beta,
+                  OperatorMode mode) const override {
+    inner_->apply(x, y, alpha, beta, mode);
+  }
+
+ private:
+  std::shared_ptr<const Operator<double>> inner_;
+};
+
+TEST(Cg, FusedJacobiStepGivesTheUnfusedIterates) {
+  using Matrix = CrsMatrix<double>;
+  const Matrix A = generators::laplace2d<double>(23, 17);  // odd sizes
+  auto jacobi = make_jacobi(A);
+  ASSERT_EQ(jacobi->pointwise_diagonal().extent(0), static_cast<std::size_t>(A.num_rows()));
+  auto opaque = std::make_shared<OpaqueJacobi>(jacobi);
+  ASSERT_EQ(opaque->pointwise_diagonal().extent(0), 0u);
+  VectorView<double> b("b", A.num_rows()), x_fused("x", A.num_rows()), x_plain("x", A.num_rows());
+  Kokkos::deep_copy(b, 1.0);
+
+  const auto fused = solve(A, b, x_fused, jacobi);
+  const auto plain = solve(A, b, x_plain, opaque);
+
+  EXPECT_TRUE(fused.converged());
+  EXPECT_EQ(fused.iterations, plain.iterations);
+  ASSERT_EQ(fused.residual_history.size(), plain.residual_history.size());
+  for (std::size_t i = 0; i < fused.residual_history.size(); ++i) {
+    EXPECT_NEAR(fused.residual_history[i], plain.residual_history[i],
+                1e-10 * plain.residual_history[0]) << "iteration " << i;
+  }
+  auto xf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_fused);
+  auto xp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_plain);
+  for (Ordinal i = 0; i < A.num_rows(); ++i) EXPECT_NEAR(xf(i), xp(i), 1e-10) << "row " << i;
+  EXPECT_LE(test::reference_relative_residual(A, b, x_fused), 1e-8);
+}
+
+}  // namespace
+}  // namespace kelp
