@@ -136,6 +136,16 @@ class Operator {
     apply_impl(x, y, alpha, beta, mode);
   }
 
+  /// y = A x and local_dot = conj(x)^T y over this process's rows, in one pass, when the
+  /// operator can fuse them (a matrix whose SpMV allows it); returns false and does nothing
+  /// otherwise. Solvers then apply and reduce separately. Square operators only; checked like
+  /// apply. The dot is local: a solver sums it over processes with its reduction policy.
+  bool try_apply_and_dot(const_vector_type x, vector_type y, Scalar& local_dot) const {
+    check_call(OperatorMode::no_transpose, x, y);
+    if (num_rows() != num_cols()) return false;
+    return apply_and_dot_impl(x, y, local_dot);
+  }
+
   /// Y = alpha * op(A) X + beta * Y for a block of k vectors (k = 0: nothing to do).
   /// Column j of Y equals apply() of column j of X. Same contract as the vector overload; X and Y
   /// must also have the same number of columns (DimensionMismatch otherwise).
@@ -156,6 +166,13 @@ class Operator {
   /// y = alpha * op(A) x + beta * y; mode is supported, shapes are right, y does not overlap x.
   virtual void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
                           OperatorMode mode) const = 0;
+  /// y = A x and local_dot = conj(x)^T y fused (true), or nothing (false, the default).
+  virtual bool apply_and_dot_impl(const_vector_type x, vector_type y, Scalar& local_dot) const {
+    (void)x;
+    (void)y;
+    (void)local_dot;
+    return false;
+  }
   /// Y = alpha * op(A) X + beta * Y with k >= 1 columns, checked like apply_impl's arguments.
   /// Default: apply_impl column by column. Override when a block kernel reads A once for all k.
   virtual void apply_block_impl(const_multivector_type X, multivector_type Y, Scalar alpha,

@@ -61,6 +61,10 @@ class MatrixOperator : public Operator<typename Matrix::scalar_type, typename Ma
                         Scalar alpha, Scalar beta, OperatorMode mode) const override {
     kernels::spmv(*handle_, spmv_mode(mode), alpha, A_, X, beta, Y);
   }
+  bool apply_and_dot_impl(typename Base::const_vector_type x, typename Base::vector_type y,
+                          Scalar& local_dot) const override {
+    return kernels::spmv_dot(*handle_, A_, x, y, local_dot);
+  }
 
  private:
   Matrix A_;

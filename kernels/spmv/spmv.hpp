@@ -126,6 +126,44 @@ void spmv_body(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>&
 }
 }  // namespace impl
 
+namespace impl {
+/// The fused product and dot for one (matrix, vector) type pair; see spmv_dot.
+template <class Matrix, class XView, class YView>
+bool spmv_dot_body(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>& handle,
+                   const Matrix& A, const XView& x, const YView& y,
+                   typename Matrix::scalar_type& dot) {
+  if (A.num_rows() == 0) return false;
+  handle.analyze(exec, A);
+  if (handle.needs_timing()) handle.set_timed_choice(time_algorithms(exec, handle, A));
+  if (handle.algorithm() != SpmvAlgorithm::adaptive) return false;
+  return spmv_adaptive_dot(exec, handle, A, kelp::impl::as_columns(x), kelp::impl::as_columns(y), dot);
+}
+}  // namespace impl
+
+/// y = A x and, in the same pass, dot = conj(x)^T y over this process's rows (A square: the
+/// p^H A p of CG), when the handle's algorithm can fuse them (adaptive with one lane per row,
+/// the GPU choice for regular matrices); returns false and does nothing otherwise, and the
+/// caller computes both separately. Saves one pass over x and y and one launch.
+/// @throws DimensionMismatch when A is not square or x, y do not match it
+template <class Matrix, class XView, class YView>
+bool spmv_dot(SpmvHandle<Matrix>& handle, const Matrix& A, const XView& x, const YView& y,
+              typename Matrix::scalar_type& dot) {
+  static_assert(XView::rank == 1 && YView::rank == 1, "spmv_dot: x and y must be vectors");
+  using Device = typename Matrix::device_type;
+  static_assert(kelp::impl::has_standard_form<XView, Device>::value &&
+                    kelp::impl::has_standard_form<YView, Device>::value,
+                "spmv_dot: x and y must be contiguous vectors in the matrix's device");
+  KELP_REQUIRE(A.num_rows() == A.num_cols(), DimensionMismatch,
+               "kelp::kernels::spmv_dot: A is " << A.num_rows() << " x " << A.num_cols()
+                                                << ", expected square");
+  impl::check_spmv_arguments(SpmvMode::no_transpose, A, x, y);
+  const ProfilingRegion region("kelp::kernels::spmv");
+  using XS = typename kelp::impl::has_standard_form<XView, Device>::const_type;
+  using YS = typename kelp::impl::has_standard_form<YView, Device>::type;
+  return impl::spmv_dot_body<Matrix, XS, YS>(typename Matrix::execution_space(), handle, A, XS(x),
+                                              YS(y), dot);
+}
+
 /// y = beta*y + alpha*op(A)*x on the execution-space instance exec, using (and, on first use,
 /// filling) an analysis handle.
 /// @param[in] exec        an instance of the matrix's execution space; every kernel runs on it
@@ -214,7 +252,11 @@ void spmv(typename Matrix::scalar_type alpha, const Matrix& A, const XView& x,
       const CrsMatrix<SCALAR>::execution_space&, SpmvHandle<CrsMatrix<SCALAR>>&, SpmvMode,      \
       SCALAR, const CrsMatrix<SCALAR>&,                                                         \
       const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, SCALAR,                         \
-      const MultiVectorView<SCALAR, Kokkos::LayoutRight>&);
+      const MultiVectorView<SCALAR, Kokkos::LayoutRight>&);                                  \
+  PREFIX template bool impl::spmv_dot_body(                                                     \
+      const CrsMatrix<SCALAR>::execution_space&, SpmvHandle<CrsMatrix<SCALAR>>&,               \
+      const CrsMatrix<SCALAR>&, const ConstVectorView<SCALAR>&, const VectorView<SCALAR>&,      \
+      SCALAR&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_SPMV_ETI, extern)
 
 }  // namespace kelp::kernels

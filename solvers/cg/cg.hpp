@@ -197,8 +197,7 @@ class Cg : public Operator<Scalar, Device> {
     int it = 0;
     while (!stop && it < params_.max_iterations) {
       ++it;
-      A_->apply(p, q);                                     // q = A p
-      const double pq = Traits::real(reduce_.dot(p, q));   // p^H A p
+      const double pq = Traits::real(apply_and_dot(p, q));  // q = A p; p^H A p
       if (!std::isfinite(pq)) {
         reason = StopReason::non_finite;
         break;
@@ -253,6 +252,17 @@ class Cg : public Operator<Scalar, Device> {
   }
 
   /// r = b - A x, projected off the null space when there is one; returns ||r||.
+  /// q = A p and returns p^H q summed over processes; one pass when the operator fuses them.
+  Scalar apply_and_dot(const_vector_type p, vector_type q) const {
+    Scalar pq{};
+    if (A_->try_apply_and_dot(p, q, pq)) {
+      reduce_.sum(&pq, 1);
+      return pq;
+    }
+    A_->apply(p, q);
+    return reduce_.dot(p, q);
+  }
+
   /// x += alpha p; r -= alpha q; z = M^{-1} r; returns (r^H z, r^H r), summed over processes.
   /// With a diagonal M (inverse_diagonal not empty) in one fused pass.
   std::pair<Scalar, Scalar> update(Scalar alpha, const_vector_type p, const_vector_type q,

@@ -154,6 +154,83 @@ struct AdaptiveSpmv {
   }
 };
 
+/// y = A x for one vector and, in the same pass, this process's conj(x)^T y (A square): the
+/// product CG needs with p^H A p. Each team thread adds conj(x_i) y_i of the rows it writes, so
+/// the shape must have one lane per row (the reduction value is per thread).
+template <class Matrix, class X, class Y, class Blocks>
+struct AdaptiveSpmvDot : AdaptiveSpmv<false, true, true, Matrix, X, Y, Blocks> {
+  using Base = AdaptiveSpmv<false, true, true, Matrix, X, Y, Blocks>;
+  using typename Base::member_type;
+  using typename Base::Offset;
+  using typename Base::Ordinal;
+  using typename Base::Scalar;
+  template <class T>
+  using ScratchView = typename Base::template ScratchView<T>;
+  using value_type = Scalar;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, Scalar& dot) const {
+    const Ordinal first = this->blocks(team.league_rank());
+    const Ordinal last = this->blocks(team.league_rank() + 1);
+    const Offset begin = this->row_map(first);
+    const Offset size = this->row_map(last) - begin;
+    if (size > this->block_entries || last - first == 1) {
+      Scalar sum = Scalar(0);
+      Kokkos::parallel_reduce(
+          Kokkos::TeamVectorRange(team, size),
+          [&](const Offset t, Scalar& acc) {
+            acc += this->values(begin + t) * this->x(this->entries(begin + t), 0);
+          },
+          sum);
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        this->y(first, 0) = sum;
+        dot += ScalarTraits<Scalar>::conj(this->x(first, 0)) * sum;
+      });
+      return;
+    }
+    ScratchView<Scalar> products(team.team_scratch(0), this->block_entries);
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, size), [&](const Offset t) {
+      products(t) = this->values(begin + t) * this->x(this->entries(begin + t), 0);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, last - first), [&](const Ordinal r) {
+      const Ordinal i = first + r;
+      const Offset row_begin = this->row_map(i) - begin;
+      const Offset row_end = this->row_map(i + 1) - begin;
+      Scalar sum = Scalar(0);
+      for (Offset t = row_begin; t < row_end; ++t) sum += products(t);
+      this->y(i, 0) = sum;
+      dot += ScalarTraits<Scalar>::conj(this->x(i, 0)) * sum;
+    });
+  }
+};
+
+/// y = A x and returns this process's conj(x)^T y, fused, when the handle's adaptive shape has
+/// one lane per row (result in `dot`, true); otherwise does nothing and returns false.
+template <class Matrix, class X, class Y>
+bool spmv_adaptive_dot(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>& handle,
+                       const Matrix& A, const X& x, const Y& y, typename Matrix::scalar_type& dot) {
+  using Scalar = typename Matrix::scalar_type;
+  using Exec = typename Matrix::execution_space;
+  const auto blocks = handle.adaptive_blocks(exec, A);
+  const AdaptiveShape shape = handle.adaptive_shape();
+  if (shape.vector_length != 1) return false;
+  using Blocks = std::decay_t<decltype(blocks)>;
+  using F = AdaptiveSpmvDot<Matrix, X, Y, Blocks>;
+  const long long league = static_cast<long long>(blocks.extent(0)) - 1;
+  Kokkos::TeamPolicy<Exec> policy = shape.team_size > 0
+                                        ? Kokkos::TeamPolicy<Exec>(exec, league, shape.team_size, 1)
+                                        : Kokkos::TeamPolicy<Exec>(exec, league, Kokkos::AUTO, 1);
+  policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(shape.block_entries)));
+  F f;
+  static_cast<typename F::Base&>(f) = typename F::Base{A.row_map(), A.entries(), A.values(), blocks, x, y,
+                                                       Scalar(1), Scalar(0), 1,
+                                                       static_cast<typename Matrix::offset_type>(shape.block_entries)};
+  dot = Scalar(0);
+  Kokkos::parallel_reduce("kelp::kernels::spmv_dot(adaptive)", policy, f, dot);
+  exec.fence();  // dot is read on the host
+  return true;
+}
+
 /// y = beta*y + alpha*op(A)*x, op = A (Conj = false) or conj(A) (Conj = true), on exec; x, y n x k.
 /// The handle holds the block list and the team shape (SpmvHandle::adaptive_blocks).
 template <bool Conj, class Matrix, class X, class Y>

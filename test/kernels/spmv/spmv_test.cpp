@@ -7,6 +7,7 @@
 
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
+#include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
@@ -262,12 +263,83 @@ TEST(Spmv, AdaptiveShapeRejectsZeroBlocks) {
 }
 
 TEST(Spmv, AdaptiveBlocksGiveLongRowsABlockOfTheirOwn) {
-  // Lengths 2, 2, 40, 2, 2 with blocks of <= 8 rows and <= 1000 entries: 40 > 32 = max(32,
-  // 1000 / 8), so row 2 is cut out although the entry limit would let it join.
+  // Lengths 2, 2, 40, 2, 2 with blocks of <= 8 rows and <= 200 entries: 40 > 32 = max(32,
+  // 200 / 8), so row 2 is cut out although the entry limit would let it join.
   const std::vector<long long> row_map = {0, 2, 4, 44, 46, 48};
   auto at = [&](long long i) { return row_map[static_cast<std::size_t>(i)]; };
 
-  const auto starts = kelp::kernels::adaptive_row_blocks(at, 5, 8, 1000);
+  const auto starts = kelp::kernels::adaptive_row_blocks(at, 5, 8, 200);
 
   EXPECT_EQ(starts, (std::vector<long long>{0, 2, 3, 5}));
 }
+
+namespace kelp {
+namespace {
+
+template <class Scalar>
+void check_spmv_dot(const CrsMatrix<Scalar>& A) {
+  std::mt19937 rng(11);
+  const std::size_t n = static_cast<std::size_t>(A.num_rows());
+  std::vector<Scalar> xs(n);
+  for (auto& v : xs) v = test::random_scalar<Scalar>(rng);
+  const auto x = test::vector_from<Scalar>(xs);
+  VectorView<Scalar> y("y", n);
+  test::poison(y);
+  kernels::SpmvHandle<CrsMatrix<Scalar>> handle(kernels::SpmvAlgorithm::adaptive);
+  Scalar dot = test::random_scalar<Scalar>(rng);
+
+  const bool fused = kernels::spmv_dot(handle, A, x, y, dot);
+
+  ASSERT_TRUE(fused);  // adaptive with one lane per row (hosts always have one)
+  const auto ref = test::reference_product(kernels::SpmvMode::no_transpose, Scalar(1),
+                                           test::to_host_coo(test::to_host_crs(A)), xs, Scalar(0),
+                                           std::vector<Scalar>(n));
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  std::vector<Scalar> computed(n);
+  for (std::size_t i = 0; i < n; ++i) computed[i] = yh(i);
+  ASSERT_TRUE(test::within_spmv_bound(computed, ref));
+  Kokkos::complex<double> expected(0, 0);
+  double magnitude = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Kokkos::complex<double> xi = test::to_complex_double(xs[i]);
+    expected += Kokkos::conj(xi) * ref.value[i];
+    magnitude += Kokkos::abs(xi) * Kokkos::abs(ref.value[i]);
+  }
+  const double tolerance = 1e-5 * magnitude + 1e-12;  // float accumulation over n terms
+  EXPECT_NEAR(test::to_complex_double(dot).real(), expected.real(), tolerance);
+  EXPECT_NEAR(test::to_complex_double(dot).imag(), expected.imag(), tolerance);
+}
+
+TYPED_TEST(SpmvTyped, SpmvDotFusesTheProductAndTheDotOnAdaptiveBlocks) {
+  // Square, every 5th row empty, 3 dense rows (blocks of their own); then a 1 x 1 matrix.
+  check_spmv_dot(test::random_crs<TypeParam>(300, 300, 6, 5, 3));
+  check_spmv_dot(test::random_crs<TypeParam>(1, 1, 1, 0, 0));
+}
+
+TEST(Spmv, SpmvDotDeclinesWithoutTheAdaptiveAlgorithmAndLeavesYAlone) {
+  const auto A = test::random_crs<double>(50, 50, 4, 0, 0);
+  VectorView<double> x("x", 50), y("y", 50);
+  Kokkos::deep_copy(x, 1.0);
+  Kokkos::deep_copy(y, 7.0);
+  kernels::SpmvHandle<CrsMatrix<double>> handle(kernels::SpmvAlgorithm::row_parallel);
+  double dot = 3.0;
+
+  EXPECT_FALSE(kernels::spmv_dot(handle, A, x, y, dot));
+
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(yh(i), 7.0);
+  EXPECT_EQ(dot, 3.0);
+}
+
+TEST(Spmv, SpmvDotRejectsRectangularMatrices) {
+  const auto A = test::random_crs<double>(5, 4, 2, 0, 0);
+  VectorView<double> x("x", 4), y("y", 5);
+  kernels::SpmvHandle<CrsMatrix<double>> handle(kernels::SpmvAlgorithm::adaptive);
+  double dot = 0;
+
+  test::expect_throw_containing<DimensionMismatch>(
+      [&] { kernels::spmv_dot(handle, A, x, y, dot); }, "A is 5 x 4, expected square");
+}
+
+}  // namespace
+}  // namespace kelp
