@@ -617,15 +617,17 @@ kelp::kernels::SpmvAlgorithm parse_algorithm(const std::string& name) {
 kelp::kernels::AdaptiveShape parse_adaptive_shape(const std::string& name) {
   kelp::kernels::AdaptiveShape shape;
   if (name.rfind("adaptive:", 0) != 0) return shape;
-  long long rows = 0, entries = 0, team = 0, lanes = 0;
+  long long rows = 0, entries = 0, team = 0, lanes = 0, stage = 1;
   char tail = 0;
-  if (std::sscanf(name.c_str(), "adaptive:%lld:%lld:%lld:%lld%c", &rows, &entries, &team, &lanes,
-                  &tail) != 4 ||
-      rows < 1 || entries < 1 || team < 0 || lanes < 0) {
+  const int fields = std::sscanf(name.c_str(), "adaptive:%lld:%lld:%lld:%lld:%lld%c", &rows,
+                                 &entries, &team, &lanes, &stage, &tail);
+  if ((fields != 4 && fields != 5) || rows < 1 || entries < 0 || team < 0 || lanes < 0 ||
+      (stage != 0 && stage != 1)) {
     throw CLI::ValidationError("--algorithms", "'" + name +
-                                                   "' is not adaptive:ROWS:ENTRIES:TEAM:LANES "
-                                                   "(ROWS, ENTRIES >= 1; TEAM, LANES >= 0)");
+                                                   "' is not adaptive:ROWS:ENTRIES:TEAM:LANES[:STAGE] "
+                                                   "(ROWS >= 1; ENTRIES, TEAM, LANES >= 0; STAGE 0 or 1)");
   }
+  shape.stage = stage == 1;
   shape.block_rows = static_cast<int>(rows);
   shape.block_entries = entries;
   shape.team_size = static_cast<int>(team);

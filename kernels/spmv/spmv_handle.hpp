@@ -45,6 +45,10 @@ struct AdaptiveShape {
                                 ///< (2048 for double): several teams fit in one SM's shared memory
   int team_size = 0;           ///< threads per team; 0 = chosen from the row lengths (AUTO on hosts)
   int vector_length = 0;       ///< lanes per row; 0 = chosen from the row lengths
+  /// Stage the blocks of short rows in scratch (true), or let each row's lanes read A and x
+  /// straight from memory (false: no shared-memory round trip and no team barrier, the blocks
+  /// only balance the work). Single vectors only; SpMMV always stages.
+  bool stage = true;
 };
 
 /// The first row of each block of at most `block_rows` rows and `block_entries` nonzeros, then

@@ -57,6 +57,7 @@ struct AdaptiveSpmv {
   Scalar beta;
   Ordinal num_columns;  ///< k, the number of vectors
   Offset block_entries;
+  bool stage = true;    ///< single vector: stage the block in scratch (see AdaptiveShape::stage)
 
   /// Scratch bytes per team for a block of `entries` nonzeros.
   static std::size_t scratch_bytes(const Offset entries) {
@@ -83,6 +84,8 @@ struct AdaptiveSpmv {
     const Offset size = row_map(last) - begin;
     if (size > block_entries || last - first == 1) {  // one row: all lanes share it
       long_row(team, first, begin, size);
+    } else if (SingleVector && !stage) {
+      direct_vector(team, first, last);
     } else if (SingleVector) {
       staged_vector(team, first, last, begin, size);
     } else {
@@ -110,6 +113,24 @@ struct AdaptiveSpmv {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, length),
           [&](const Offset t, Scalar& acc) { acc += products(row_begin + t); }, sum);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { write(i, 0, sum); });
+    });
+  }
+
+  /// One vector without staging: each team thread's lanes read their row straight from memory.
+  KOKKOS_INLINE_FUNCTION void direct_vector(const member_type& team, const Ordinal first,
+                                            const Ordinal last) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, last - first), [&](const Ordinal r) {
+      const Ordinal i = first + r;
+      const Offset row_begin = row_map(i);
+      const Offset length = row_map(i + 1) - row_begin;
+      Scalar sum = Scalar(0);
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, length),
+          [&](const Offset t, Scalar& acc) {
+            acc += value(row_begin + t) * x(entries(row_begin + t), 0);
+          },
+          sum);
       Kokkos::single(Kokkos::PerThread(team), [&]() { write(i, 0, sum); });
     });
   }
@@ -213,7 +234,7 @@ bool spmv_adaptive_dot(const typename Matrix::execution_space& exec, SpmvHandle<
   using Exec = typename Matrix::execution_space;
   const auto blocks = handle.adaptive_blocks(exec, A);
   const AdaptiveShape shape = handle.adaptive_shape();
-  if (shape.vector_length != 1) return false;
+  if (shape.vector_length != 1 || !shape.stage) return false;
   using Blocks = std::decay_t<decltype(blocks)>;
   using F = AdaptiveSpmvDot<Matrix, X, Y, Blocks>;
   const long long league = static_cast<long long>(blocks.extent(0)) - 1;
@@ -250,7 +271,9 @@ void spmv_adaptive(const typename Matrix::execution_space& exec, SpmvHandle<Matr
     Kokkos::TeamPolicy<Exec> policy =
         shape.team_size > 0 ? Kokkos::TeamPolicy<Exec>(exec, league, shape.team_size, shape.vector_length)
                             : Kokkos::TeamPolicy<Exec>(exec, league, Kokkos::AUTO, shape.vector_length);
-    policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(shape.block_entries)));
+    if (shape.stage || k > 1) {
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(shape.block_entries)));
+    }
     Kokkos::parallel_for("kelp::kernels::spmv(adaptive)", policy, functor);
   };
   using Blocks = std::decay_t<decltype(blocks)>;
@@ -258,14 +281,14 @@ void spmv_adaptive(const typename Matrix::execution_space& exec, SpmvHandle<Matr
   const typename Matrix::offset_type cap = shape.block_entries;
   if (k == 1) {
     if (beta_zero) {
-      launch(AdaptiveSpmv<Conj, true, true, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap});
+      launch(AdaptiveSpmv<Conj, true, true, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap, shape.stage});
     } else {
-      launch(AdaptiveSpmv<Conj, false, true, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap});
+      launch(AdaptiveSpmv<Conj, false, true, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap, shape.stage});
     }
   } else if (beta_zero) {
-    launch(AdaptiveSpmv<Conj, true, false, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap});
+    launch(AdaptiveSpmv<Conj, true, false, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap, shape.stage});
   } else {
-    launch(AdaptiveSpmv<Conj, false, false, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap});
+    launch(AdaptiveSpmv<Conj, false, false, Matrix, X, Y, Blocks>{A.row_map(), A.entries(), A.values(), blocks, x, y, alpha, beta, k, cap, shape.stage});
   }
 }
 

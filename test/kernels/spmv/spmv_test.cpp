@@ -85,7 +85,8 @@ void check_matrix(const CrsMatrix<Scalar>& A) {
   const auto ref = test::to_host_coo(test::to_host_crs(A));
   const Scalar alpha = scalar_of<Scalar>(1.25, -0.75), beta = scalar_of<Scalar>(-0.5, 0.25);
   // Adaptive: the default blocking, and tiny blocks (7 rows, 20 entries) so that these small
-  // matrices cut into many blocks and rows longer than a block take the long-row path.
+  // matrices cut into many blocks and rows longer than a block take the long-row path; staged
+  // and straight from memory.
   struct Variant {
     SpmvAlgorithm algorithm;
     long long chunk;
@@ -96,6 +97,7 @@ void check_matrix(const CrsMatrix<Scalar>& A) {
                               {SpmvAlgorithm::merge_path, 0, {}},
                               {SpmvAlgorithm::adaptive, 0, {}},
                               {SpmvAlgorithm::adaptive, 0, {7, 20, 0, 0}},
+                              {SpmvAlgorithm::adaptive, 0, {7, 20, 0, 0, false}},
                               {SpmvAlgorithm::automatic, 0, {}}};
   for (SpmvMode mode : all_modes) {
     for (const Variant& v : variants) {
