@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# On a GPU machine without Debian's -dev packages (the lent H100), from the repository root with
+# .gpu/ carried (scripts/gpu_carry.sh): unpacks the carried .deb files into /, then configures
+# Kelp with Kokkos 3.4.1 (CUDA + OpenMP, sm_90) built in place, Release (-O3 host code, unlike the
+# -O0 CUDA compile check), into build-gpu/, and builds the given targets (default: all).
+# KELP_GPU_MPI=ON builds distributed/ too (needs mpicxx there).
+#   bash scripts/gpu_build.sh [TARGET...]
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH NVCC_WRAPPER_DEFAULT_COMPILER=g++
+log=${OUT:-build-gpu}
+mkdir -p "$log"
+for f in .gpu/debs/*.deb; do dpkg -x "$f" /; done
+ldconfig
+kokkos=$(ls -d "$PWD"/.gpu/kokkos-3.4.1-* | head -n 1)
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER="$kokkos/bin/nvcc_wrapper" -DKELP_KOKKOS_SOURCE_DIR="$kokkos" \
+  -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON \
+  -DKokkos_ARCH_HOPPER90=ON -DKokkos_CXX_STANDARD=17 -DKELP_ENABLE_PEERS=OFF \
+  -DKELP_ENABLE_MPI="${KELP_GPU_MPI:-OFF}" -DKELP_ENABLE_APPS=ON -DKELP_ENABLE_TESTS=ON \
+  > "$log/configure.log" 2>&1 || { tail -30 "$log/configure.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" --target "${@:-all}" -- -k 0 > "$log/build.log" 2>&1
+rc=$?
+grep -E 'error|FAILED' "$log/build.log" | head -30
+echo "gpu_build: build exit $rc"
+exit $rc
