@@ -77,29 +77,46 @@ struct AdaptiveSpmv {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+  /// Writes y(i, j) and, with Dot (one vector, one lane per row), adds conj(x_i) y_i to dot.
+  template <bool Dot>
+  KOKKOS_INLINE_FUNCTION void finish(const Ordinal i, const Ordinal j, const Scalar sum,
+                                     Scalar& dot) const {
+    static_assert(!Dot || BetaZero, "spmv_adaptive_dot: y = alpha A x only");
+    write(i, j, sum);
+    if (Dot) dot += ScalarTraits<Scalar>::conj(x(i, 0)) * (alpha * sum);
+  }
+
+  /// The block of this team; with Dot, also its part of conj(x)^T y (spmv_adaptive_dot).
+  template <bool Dot>
+  KOKKOS_INLINE_FUNCTION void run(const member_type& team, Scalar& dot) const {
     const Ordinal first = blocks(team.league_rank());
     const Ordinal last = blocks(team.league_rank() + 1);
     const Offset begin = row_map(first);
     const Offset size = row_map(last) - begin;
     if (size > block_entries || last - first == 1) {  // one row: all lanes share it
-      long_row(team, first, begin, size);
+      long_row<Dot>(team, first, begin, size, dot);
     } else if (SingleVector && !stage) {
-      direct_vector(team, first, last);
+      direct_vector<Dot>(team, first, last, dot);
     } else if (SingleVector) {
-      staged_vector(team, first, last, begin, size);
+      staged_vector<Dot>(team, first, last, begin, size, dot);
     } else {
       staged_block(team, first, last, begin, size);
     }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    Scalar unused = Scalar(0);
+    run<false>(team, unused);
   }
 
   /// One vector: stage value * x(column), then one row per team thread.
   /// (On the H100, four nonzeros per lane a quarter block apart, with the first row's bounds
   /// loaded before the staging, ran 25 % slower than this plain form: 74.6 against 60.0 us on
   /// the 7-point 100^3 Laplacian, docs/performance.md.)
+  template <bool Dot>
   KOKKOS_INLINE_FUNCTION void staged_vector(const member_type& team, const Ordinal first,
                                             const Ordinal last, const Offset begin,
-                                            const Offset size) const {
+                                            const Offset size, Scalar& dot) const {
     ScratchView<Scalar> products(team.team_scratch(0), block_entries);
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, size), [&](const Offset t) {
       products(t) = value(begin + t) * x(entries(begin + t), 0);
@@ -113,13 +130,14 @@ struct AdaptiveSpmv {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, length),
           [&](const Offset t, Scalar& acc) { acc += products(row_begin + t); }, sum);
-      Kokkos::single(Kokkos::PerThread(team), [&]() { write(i, 0, sum); });
+      Kokkos::single(Kokkos::PerThread(team), [&]() { finish<Dot>(i, 0, sum, dot); });
     });
   }
 
   /// One vector without staging: each team thread's lanes read their row straight from memory.
+  template <bool Dot>
   KOKKOS_INLINE_FUNCTION void direct_vector(const member_type& team, const Ordinal first,
-                                            const Ordinal last) const {
+                                            const Ordinal last, Scalar& dot) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, last - first), [&](const Ordinal r) {
       const Ordinal i = first + r;
       const Offset row_begin = row_map(i);
@@ -131,7 +149,7 @@ struct AdaptiveSpmv {
             acc += value(row_begin + t) * x(entries(row_begin + t), 0);
           },
           sum);
-      Kokkos::single(Kokkos::PerThread(team), [&]() { write(i, 0, sum); });
+      Kokkos::single(Kokkos::PerThread(team), [&]() { finish<Dot>(i, 0, sum, dot); });
     });
   }
 
@@ -161,15 +179,16 @@ struct AdaptiveSpmv {
 
   /// A block of one row (longer than scratch holds, or long enough to be cut out of the blocks
   /// of short rows): the whole team reduces it from memory, vector by vector.
+  template <bool Dot>
   KOKKOS_INLINE_FUNCTION void long_row(const member_type& team, const Ordinal i,
-                                       const Offset begin, const Offset size) const {
+                                       const Offset begin, const Offset size, Scalar& dot) const {
     for (Ordinal j = 0; j < num_columns; ++j) {
       Scalar sum = Scalar(0);
       Kokkos::parallel_reduce(
           Kokkos::TeamVectorRange(team, size),
           [&](const Offset t, Scalar& acc) { acc += value(begin + t) * x(entries(begin + t), j); },
           sum);
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { write(i, j, sum); });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish<Dot>(i, j, sum, dot); });
       team.team_barrier();  // the team's reduction buffer is reused for the next vector
     }
   }
@@ -181,47 +200,10 @@ struct AdaptiveSpmv {
 template <class Matrix, class X, class Y, class Blocks>
 struct AdaptiveSpmvDot : AdaptiveSpmv<false, true, true, Matrix, X, Y, Blocks> {
   using Base = AdaptiveSpmv<false, true, true, Matrix, X, Y, Blocks>;
-  using typename Base::member_type;
-  using typename Base::Offset;
-  using typename Base::Ordinal;
-  using typename Base::Scalar;
-  template <class T>
-  using ScratchView = typename Base::template ScratchView<T>;
-  using value_type = Scalar;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, Scalar& dot) const {
-    const Ordinal first = this->blocks(team.league_rank());
-    const Ordinal last = this->blocks(team.league_rank() + 1);
-    const Offset begin = this->row_map(first);
-    const Offset size = this->row_map(last) - begin;
-    if (size > this->block_entries || last - first == 1) {
-      Scalar sum = Scalar(0);
-      Kokkos::parallel_reduce(
-          Kokkos::TeamVectorRange(team, size),
-          [&](const Offset t, Scalar& acc) {
-            acc += this->values(begin + t) * this->x(this->entries(begin + t), 0);
-          },
-          sum);
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        this->y(first, 0) = sum;
-        dot += ScalarTraits<Scalar>::conj(this->x(first, 0)) * sum;
-      });
-      return;
-    }
-    ScratchView<Scalar> products(team.team_scratch(0), this->block_entries);
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, size), [&](const Offset t) {
-      products(t) = this->values(begin + t) * this->x(this->entries(begin + t), 0);
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, last - first), [&](const Ordinal r) {
-      const Ordinal i = first + r;
-      const Offset row_begin = this->row_map(i) - begin;
-      const Offset row_end = this->row_map(i + 1) - begin;
-      Scalar sum = Scalar(0);
-      for (Offset t = row_begin; t < row_end; ++t) sum += products(t);
-      this->y(i, 0) = sum;
-      dot += ScalarTraits<Scalar>::conj(this->x(i, 0)) * sum;
-    });
+  using value_type = typename Base::Scalar;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Base::member_type& team,
+                                         value_type& dot) const {
+    this->template run<true>(team, dot);
   }
 };
 
@@ -234,18 +216,18 @@ bool spmv_adaptive_dot(const typename Matrix::execution_space& exec, SpmvHandle<
   using Exec = typename Matrix::execution_space;
   const auto blocks = handle.adaptive_blocks(exec, A);
   const AdaptiveShape shape = handle.adaptive_shape();
-  if (shape.vector_length != 1 || !shape.stage) return false;
+  if (shape.vector_length != 1) return false;
   using Blocks = std::decay_t<decltype(blocks)>;
   using F = AdaptiveSpmvDot<Matrix, X, Y, Blocks>;
   const long long league = static_cast<long long>(blocks.extent(0)) - 1;
   Kokkos::TeamPolicy<Exec> policy = shape.team_size > 0
                                         ? Kokkos::TeamPolicy<Exec>(exec, league, shape.team_size, 1)
                                         : Kokkos::TeamPolicy<Exec>(exec, league, Kokkos::AUTO, 1);
-  policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(shape.block_entries)));
+  if (shape.stage) policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(shape.block_entries)));
   F f;
-  static_cast<typename F::Base&>(f) = typename F::Base{A.row_map(), A.entries(), A.values(), blocks, x, y,
-                                                       Scalar(1), Scalar(0), 1,
-                                                       static_cast<typename Matrix::offset_type>(shape.block_entries)};
+  static_cast<typename F::Base&>(f) = typename F::Base{
+      A.row_map(), A.entries(), A.values(), blocks, x, y, Scalar(1), Scalar(0), 1,
+      static_cast<typename Matrix::offset_type>(shape.block_entries), shape.stage};
   dot = Scalar(0);
   Kokkos::parallel_reduce("kelp::kernels::spmv_dot(adaptive)", policy, f, dot);
   exec.fence();  // dot is read on the host

@@ -279,7 +279,7 @@ namespace kelp {
 namespace {
 
 template <class Scalar>
-void check_spmv_dot(const CrsMatrix<Scalar>& A) {
+void check_spmv_dot(const CrsMatrix<Scalar>& A, bool stage) {
   std::mt19937 rng(11);
   const std::size_t n = static_cast<std::size_t>(A.num_rows());
   std::vector<Scalar> xs(n);
@@ -288,11 +288,15 @@ void check_spmv_dot(const CrsMatrix<Scalar>& A) {
   VectorView<Scalar> y("y", n);
   test::poison(y);
   kernels::SpmvHandle<CrsMatrix<Scalar>> handle(kernels::SpmvAlgorithm::adaptive);
+  kernels::AdaptiveShape shape;
+  shape.stage = stage;
+  shape.vector_length = 1;
+  handle.set_adaptive_shape(shape);
   Scalar dot = test::random_scalar<Scalar>(rng);
 
   const bool fused = kernels::spmv_dot(handle, A, x, y, dot);
 
-  ASSERT_TRUE(fused);  // adaptive with one lane per row (hosts always have one)
+  ASSERT_TRUE(fused);  // adaptive with one lane per row
   const auto ref = test::reference_product(kernels::SpmvMode::no_transpose, Scalar(1),
                                            test::to_host_coo(test::to_host_crs(A)), xs, Scalar(0),
                                            std::vector<Scalar>(n));
@@ -314,8 +318,10 @@ void check_spmv_dot(const CrsMatrix<Scalar>& A) {
 
 TYPED_TEST(SpmvTyped, SpmvDotFusesTheProductAndTheDotOnAdaptiveBlocks) {
   // Square, every 5th row empty, 3 dense rows (blocks of their own); then a 1 x 1 matrix.
-  check_spmv_dot(test::random_crs<TypeParam>(300, 300, 6, 5, 3));
-  check_spmv_dot(test::random_crs<TypeParam>(1, 1, 1, 0, 0));
+  for (bool stage : {true, false}) {
+    check_spmv_dot(test::random_crs<TypeParam>(300, 300, 6, 5, 3), stage);
+    check_spmv_dot(test::random_crs<TypeParam>(1, 1, 1, 0, 0), stage);
+  }
 }
 
 TEST(Spmv, SpmvDotDeclinesWithoutTheAdaptiveAlgorithmAndLeavesYAlone) {
