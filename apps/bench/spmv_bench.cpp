@@ -54,7 +54,7 @@
 //                                          plus laplace3d 100^3, laplace2d 1000^2, laplace3d_27pt
 //                                          50^3 unless --no-generated; overrides --matrix)
 // Options: --repeats 20  --warmup 3  --min-sample-ms 20  --vectors 1,4,8,16,32 (or none)
-//          --layouts left,right (or none)  --algorithms row_parallel,merge_path,automatic
+//          --layouts left,right (or none)  --algorithms row_parallel,merge_path,adaptive,automatic
 //          --no-spmv  --beta 0  --triad-mb auto (or MB)  --triad-repeats 20  --no-generated
 // Counts below their minimum are raised to it (--repeats and --triad-repeats 1, --warmup and
 // --min-sample-ms 0, --triad-mb 1). The last of a repeated option wins. Kokkos sees only the

@@ -211,7 +211,8 @@ TEST(BenchSpmv, HelpPrintsTheBenchmarksOwnUsageNotKokkos) {
     for (const char* option :
          {"--generator NAME=laplace3d", "--n N=100", "--matrix", "--all-shared [DIR]=",
           "--no-generated", "--repeats N=20", "--warmup N=3", "--min-sample-ms MS=20",
-          "=1,4,8,16,32", "=left,right", "=row_parallel,merge_path,automatic", "--no-spmv",
+          "=1,4,8,16,32", "=left,right", "=row_parallel,merge_path,adaptive,automatic",
+          "--spmmv-algorithms", "--no-spmv",
           "--beta BETA=0", "--triad-mb MB|auto=auto", "--triad-repeats N=20", "Exit codes:"}) {
       EXPECT_NE(outcome.out.find(option), std::string::npos) << option << "\n" << outcome.out;
     }
