@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/triad.hpp"
 #include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
@@ -63,22 +64,6 @@ Matrix generate(const std::string& generator, long long n) {
   return kelp::generators::laplace2d<double>(n, n);
 }
 
-/// Median GB/s of the triad on three arrays of `mb` MB each (3 words per element counted).
-double triad_gbs(double mb, int repeats) {
-  const std::size_t n = static_cast<std::size_t>(mb * 1e6 / sizeof(double));
-  Vector a("a", n), b("b", n), c("c", n);
-  Kokkos::deep_copy(b, 1.0);
-  Kokkos::deep_copy(c, 2.0);
-  std::vector<double> seconds;
-  for (int r = 0; r < repeats + 2; ++r) {
-    const auto start = kelp::bench::Clock::now();
-    kelp::kernels::axpby(3.0, c, 1.0, b);  // b = b + 3 c: two reads, one write, like the triad
-    Kokkos::fence();
-    if (r >= 2) seconds.push_back(kelp::bench::seconds_since(start));
-  }
-  return 3.0 * sizeof(double) * static_cast<double>(n) / median(seconds) / 1e9;
-}
-
 /// Median seconds per call of `f`, run back to back `repeats` times after a warm-up.
 template <class F>
 double seconds_per_call(int repeats, const F& f) {
@@ -95,11 +80,7 @@ double seconds_per_call(int repeats, const F& f) {
 }
 
 int run(const Options& options) {
-  constexpr bool gpu = !Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
-  const double triad = triad_gbs(gpu ? 1024.0 : 256.0, 10);
-  print_json_line(Json{{"bench", "cg"}, {"kind", "triad"}, {"array_mb", gpu ? 1024 : 256},
-                       {"median_gbytes_per_s", number_or_null(triad)},
-                       {"execution_space", Exec::name()}});
+  const double triad = kelp::bench::measure_triad("cg", 0, 10).median_gbs;
 
   const Matrix A = generate(options.generator, options.n);
   const double n = A.num_rows(), nnz = A.nnz();
