@@ -8,6 +8,9 @@
 ///   gemv(mode, alpha, A, x, beta, y)      y_p = alpha A_p x_p + beta y_p
 ///   trsm(mode, uplo, diag, A, B)          B_p = tri(A_p)^{-1} B_p   (left side, in place)
 ///   trsv(mode, uplo, diag, A, b)          b_p = tri(A_p)^{-1} b_p
+///   trmm(mode, uplo, diag, alpha, A, B)   B_p = alpha tri(A_p) B_p   (left side, in place)
+///   trtri(mode, uplo, diag, A, status)    tri(A_p) = tri(A_p)^{-1} in place; status p = k + 1
+///                                         for a zero diagonal entry k (sequential per problem)
 ///
 /// Batches are views of batched_types.hpp (A(p, i, j), x(p, i)); the mode picks serial, team or
 /// team_vector execution (batched_types.hpp). beta = 0 never reads the output. Shapes are checked
@@ -115,6 +118,30 @@ struct TrsvOp {
          Kokkos::subview(b, p, Kokkos::ALL()));
   }
 };
+template <class Scalar, class AView>
+struct TrmmOp {
+  Uplo uplo;
+  Diag diag;
+  Scalar alpha;
+  AView A, B;
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void operator()(const Ctx& ctx, const int p) const {
+    trmm(ctx, uplo, diag, alpha, Kokkos::subview(A, p, Kokkos::ALL(), Kokkos::ALL()),
+         Kokkos::subview(B, p, Kokkos::ALL(), Kokkos::ALL()));
+  }
+};
+template <class AView, class StatusView>
+struct TrtriOp {
+  Uplo uplo;
+  Diag diag;
+  AView A;
+  StatusView status;
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void operator()(const Ctx& ctx, const int p) const {
+    const int s = trtri(ctx, uplo, diag, Kokkos::subview(A, p, Kokkos::ALL(), Kokkos::ALL()));
+    ctx.single([&]() { status(p) = s; });
+  }
+};
 }  // namespace impl
 
 template <class Scalar, class Device>
@@ -189,6 +216,29 @@ void trsv(Mode mode, Uplo uplo, Diag diag, const BatchMatrices<Scalar, Device>& 
                      impl::TrsvOp<BatchMatrices<Scalar, Device>, BatchVectors<Scalar, Device>>{uplo, diag, A, b});
 }
 
+template <class Scalar, class Device>
+void trmm(Mode mode, Uplo uplo, Diag diag, Scalar alpha, const BatchMatrices<Scalar, Device>& A,
+          const BatchMatrices<Scalar, Device>& B) {
+  impl::require(A.extent(0) == B.extent(0) && A.extent(1) == A.extent(2) && B.extent(1) == A.extent(1),
+                "trmm", "expected square A and B with as many rows: A " + impl::shape_of(A) + ", B " +
+                            impl::shape_of(B));
+  using Exec = typename Device::execution_space;
+  impl::launch<Exec>("kelp::kernels::batched::trmm", mode, int(A.extent(0)), int(A.extent(1)),
+                     impl::TrmmOp<Scalar, BatchMatrices<Scalar, Device>>{uplo, diag, alpha, A, B});
+}
+
+template <class Scalar, class Device>
+void trtri(Mode mode, Uplo uplo, Diag diag, const BatchMatrices<Scalar, Device>& A,
+           const BatchStatus<Device>& status) {
+  impl::require(A.extent(1) == A.extent(2), "trtri", "expected square matrices, A is " + impl::shape_of(A));
+  impl::require(A.extent(0) == status.extent(0), "trtri",
+                "batch sizes differ: A has " + std::to_string(A.extent(0)) + " problems, status has " +
+                    std::to_string(status.extent(0)));
+  using Exec = typename Device::execution_space;
+  impl::launch<Exec>("kelp::kernels::batched::trtri", mode, int(A.extent(0)), int(A.extent(1)),
+                     impl::TrtriOp<BatchMatrices<Scalar, Device>, BatchStatus<Device>>{uplo, diag, A, status});
+}
+
 // Compiled once for the standard scalars on the default device, in kernels/batched/eti/.
 #define KELP_BATCHED_BLAS_ETI(PREFIX, S)                                                            \
   PREFIX template void set_identity(Mode, const BatchMatrices<S, DefaultDevice>&);                  \
@@ -204,7 +254,11 @@ void trsv(Mode mode, Uplo uplo, Diag diag, const BatchMatrices<Scalar, Device>& 
   PREFIX template void trsm(Mode, Uplo, Diag, const BatchMatrices<S, DefaultDevice>&,               \
                             const BatchMatrices<S, DefaultDevice>&);                                \
   PREFIX template void trsv(Mode, Uplo, Diag, const BatchMatrices<S, DefaultDevice>&,               \
-                            const BatchVectors<S, DefaultDevice>&);
+                            const BatchVectors<S, DefaultDevice>&);                                 \
+  PREFIX template void trmm(Mode, Uplo, Diag, S, const BatchMatrices<S, DefaultDevice>&,            \
+                            const BatchMatrices<S, DefaultDevice>&);                                \
+  PREFIX template void trtri(Mode, Uplo, Diag, const BatchMatrices<S, DefaultDevice>&,              \
+                             const BatchStatus<DefaultDevice>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_BATCHED_BLAS_ETI, extern)
 
 }  // namespace kelp::kernels::batched

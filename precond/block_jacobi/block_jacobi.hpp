@@ -1,7 +1,7 @@
 #pragma once
 /// Block Jacobi preconditioner: M^{-1} = D_B^{-1}, D_B the block diagonal of A made of the
 /// diagonal blocks of block_size consecutive rows (the last block smaller when block_size does
-/// not divide n). Setup extracts the blocks and factors them with the batched LU with partial
+/// not divide n), or of user-given blocks of consecutive rows (BlockJacobiParams::block_starts). Setup extracts the blocks and factors them with the batched LU with partial
 /// pivoting (kernels/batched/); apply solves every block with its factors, one kernel.
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "kelp/kernels/batched/batched_lu.hpp"
 #include "kelp/kernels/core/column_access.hpp"
@@ -20,62 +21,64 @@
 namespace kelp::precond {
 
 namespace impl {
-/// blocks(b, i, j) = A(b * bs + i, b * bs + j) (0 outside A's pattern, duplicates summed); the
-/// rows and columns past n in the last block are the identity, so that the padded block's LU
-/// pivots inside the real part and solves leave the padding at 0.
-template <class Matrix, class Blocks>
-void extract_diagonal_blocks(const Matrix& A, const Blocks& blocks, const int bs) {
+/// blocks(b, i, j) = A(first + i, first + j) with first = starts(b), for the rows and columns of
+/// block b (0 outside A's pattern, duplicates summed); rows and columns past the block's size
+/// (up to the batch's dimension) are the identity, so that the padded block's LU pivots inside the
+/// real part and solves leave the padding at 0.
+template <class Matrix, class Blocks, class Starts, class RowBlock>
+void extract_diagonal_blocks(const Matrix& A, const Blocks& blocks, const Starts& starts,
+                             const RowBlock& row_block) {
   using Scalar = typename Matrix::scalar_type;
   using Offset = typename Matrix::offset_type;
   using Exec = typename Matrix::execution_space;
   const int n = A.num_rows();
+  const int bs = int(blocks.extent(1));
   auto row_map = A.row_map();
   auto entries = A.entries();
   auto values = A.values();
   Kokkos::parallel_for(
       "kelp::precond::BlockJacobi::extract_blocks", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int row) {
-        const int b = row / bs;
-        const int i = row - b * bs;
-        const int first = b * bs;
+        const int b = row_block(row);
+        const int first = starts(b);
+        const int size = starts(b + 1) - first;
+        const int i = row - first;
         for (int j = 0; j < bs; ++j) blocks(b, i, j) = Scalar(0);
         for (Offset k = row_map(row); k < row_map(row + 1); ++k) {
           const int j = entries(k) - first;
-          if (j >= 0 && j < bs) blocks(b, i, j) += values(k);
+          if (j >= 0 && j < size) blocks(b, i, j) += values(k);
         }
       });
-  const int num_blocks = int(blocks.extent(0));
-  const int last_rows = n - (num_blocks - 1) * bs;  // rows of the last block, 1..bs
-  if (num_blocks > 0 && last_rows < bs) {
-    Kokkos::parallel_for(
-        "kelp::precond::BlockJacobi::pad_last_block", Kokkos::RangePolicy<Exec>(last_rows, bs),
-        KOKKOS_LAMBDA(const int i) {
-          // Thread i owns padded row i, and column i above the padding.
-          for (int j = 0; j < bs; ++j) blocks(num_blocks - 1, i, j) = i == j ? Scalar(1) : Scalar(0);
-          for (int j = 0; j < last_rows; ++j) blocks(num_blocks - 1, j, i) = Scalar(0);
-        });
-  }
+  Kokkos::parallel_for(
+      "kelp::precond::BlockJacobi::pad_blocks", Kokkos::RangePolicy<Exec>(0, blocks.extent(0)),
+      KOKKOS_LAMBDA(const int b) {
+        const int size = starts(b + 1) - starts(b);
+        for (int i = size; i < bs; ++i) {
+          for (int j = 0; j < bs; ++j) blocks(b, i, j) = i == j ? Scalar(1) : Scalar(0);
+          for (int j = 0; j < size; ++j) blocks(b, j, i) = Scalar(0);
+        }
+      });
 }
 
 /// y(rows of block b) = alpha * D_b^{-1} x(rows of block b) + beta * y, for one vector.
-template <class Blocks, class Pivots, class Work, class X, class Y, class Scalar>
+template <class Blocks, class Pivots, class Work, class Starts, class X, class Y, class Scalar>
 struct BlockSolveOp {
   Blocks LU;
   Pivots piv;
   Work work;
+  Starts starts;
   X x;
   Y y;
   Scalar alpha, beta;
-  int n, bs;
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION void operator()(const Ctx& ctx, const int b) const {
-    const int first = b * bs;
+    const int first = starts(b);
+    const int rows = starts(b + 1) - first;
     const auto w = Kokkos::subview(work, b, Kokkos::ALL());
-    ctx.for_range(bs, [&](const int i) { w(i) = first + i < n ? Scalar(x(first + i)) : Scalar(0); });
+    ctx.for_range(int(w.extent(0)), [&](const int i) { w(i) = i < rows ? Scalar(x(first + i)) : Scalar(0); });
     ctx.barrier();
     kernels::batched::impl::lu_solve(ctx, Kokkos::subview(LU, b, Kokkos::ALL(), Kokkos::ALL()),
                                      Kokkos::subview(piv, b, Kokkos::ALL()), w);
-    const int rows = n - first < bs ? n - first : bs;
     ctx.for_range(rows, [&](const int i) {
       const Scalar v = alpha * w(i);
       y(first + i) = beta == Scalar(0) ? v : v + beta * y(first + i);  // beta = 0 must not read y
@@ -85,8 +88,11 @@ struct BlockSolveOp {
 }  // namespace impl
 
 struct BlockJacobiParams {
-  /// Rows per diagonal block, 1..256 (1 is point Jacobi).
+  /// Rows per diagonal block, 1..256 (1 is point Jacobi); the last block takes the rest.
   int block_size = 5;
+  /// User-given blocks instead: the first row of each block (0-based), starting with 0 and
+  /// increasing, each block 1..256 rows, the last one ending at n. Empty (default): block_size.
+  std::vector<int> block_starts = {};
 };
 
 /// Block Jacobi: y = alpha * D_B^{-1} x + beta * y.
@@ -123,7 +129,11 @@ class BlockJacobi : public Preconditioner<Matrix> {
 
   std::string summary() const override {
     std::ostringstream out;
-    out << "block_jacobi (block size " << params_.block_size << ", " << num_blocks() << " blocks)";
+    if (params_.block_starts.empty()) {
+      out << "block_jacobi (block size " << params_.block_size << ", " << num_blocks() << " blocks)";
+    } else {
+      out << "block_jacobi (" << params_.block_starts.size() << " user-given blocks)";
+    }
     return out.str();
   }
 
@@ -131,8 +141,22 @@ class BlockJacobi : public Preconditioner<Matrix> {
   const char* name() const override { return "kelp::precond::BlockJacobi"; }
 
   void setup_symbolic_impl(const Matrix& A) override {
-    const int bs = params_.block_size;
-    const int num_blocks = (A.num_rows() + bs - 1) / bs;
+    const std::vector<int> starts = block_starts(A.num_rows());
+    const int num_blocks = int(starts.size()) - 1;
+    int bs = 0;  // the batch's dimension: the largest block
+    for (int b = 0; b < num_blocks; ++b) bs = std::max(bs, starts[b + 1] - starts[b]);
+    starts_ = Kokkos::View<int*, Device>("kelp::precond::BlockJacobi::starts", starts.size());
+    row_block_ = Kokkos::View<int*, Device>("kelp::precond::BlockJacobi::row_block", A.num_rows());
+    auto starts_h = Kokkos::create_mirror_view(starts_);
+    auto row_block_h = Kokkos::create_mirror_view(row_block_);
+    for (int b = 0; b < num_blocks; ++b) {
+      starts_h(b + 1) = starts[b + 1];
+      for (int row = starts[b]; row < starts[b + 1]; ++row) row_block_h(row) = b;
+    }
+    starts_h(0) = 0;
+    Kokkos::deep_copy(starts_, starts_h);
+    Kokkos::deep_copy(row_block_, row_block_h);
+    starts_host_ = starts;
     using kernels::batched::BatchMatrices;
     blocks_ = BatchMatrices<Scalar, Device>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::precond::BlockJacobi::blocks"),
@@ -145,16 +169,15 @@ class BlockJacobi : public Preconditioner<Matrix> {
   }
 
   void setup_numeric_impl(const Matrix& A) override {
-    const int bs = params_.block_size;
-    impl::extract_diagonal_blocks(A, blocks_, bs);
+    impl::extract_diagonal_blocks(A, blocks_, starts_, row_block_);
     kernels::batched::lu_factor(mode(), blocks_, pivots_, status_);
     const auto failed = kernels::batched::failed_problems(status_);
     if (!failed.empty()) {
       const int b = failed.front();
       int status = 0;
       Kokkos::deep_copy(status, Kokkos::subview(status_, b));
-      const long long first = static_cast<long long>(b) * bs + 1;
-      const long long last = std::min<long long>(first + bs - 1, A.num_rows());
+      const long long first = starts_host_[b] + 1;
+      const long long last = starts_host_[b + 1];
       const int column = status > 0 ? status : -status;
       KELP_THROW(NumericalError,
                  "kelp::precond::BlockJacobi::setup_numeric: diagonal block "
@@ -171,11 +194,10 @@ class BlockJacobi : public Preconditioner<Matrix> {
   void apply_impl(typename Base::const_vector_type x, typename Base::vector_type y, Scalar alpha,
                   Scalar beta, OperatorMode) const override {
     using Exec = typename Device::execution_space;
-    using Op = impl::BlockSolveOp<decltype(blocks_), decltype(pivots_), decltype(work_),
+    using Op = impl::BlockSolveOp<decltype(blocks_), decltype(pivots_), decltype(work_), decltype(starts_),
                                   typename Base::const_vector_type, typename Base::vector_type, Scalar>;
-    kernels::batched::impl::launch<Exec>(
-        "kelp::precond::BlockJacobi::apply", mode(), num_blocks(), params_.block_size,
-        Op{blocks_, pivots_, work_, x, y, alpha, beta, int(x.extent(0)), params_.block_size});
+    kernels::batched::impl::launch<Exec>("kelp::precond::BlockJacobi::apply", mode(), num_blocks(),
+                                         int(blocks_.extent(1)), Op{blocks_, pivots_, work_, starts_, x, y, alpha, beta});
   }
 
   /// Column by column (the work vector holds one column).
@@ -196,8 +218,33 @@ class BlockJacobi : public Preconditioner<Matrix> {
                : kernels::batched::Mode::team_vector;
   }
 
+  /// The first row of every block and n at the end, checked against A's size.
+  std::vector<int> block_starts(int n) const {
+    std::vector<int> starts;
+    if (params_.block_starts.empty()) {
+      for (int first = 0; first < n; first += params_.block_size) starts.push_back(first);
+    } else {
+      starts = params_.block_starts;
+      KELP_REQUIRE(starts.front() == 0, InvalidArgument,
+                   "kelp::precond::BlockJacobi::setup_symbolic: block_starts begins with "
+                       << starts.front() << ", expected 0");
+      for (std::size_t b = 0; b < starts.size(); ++b) {
+        const int end = b + 1 < starts.size() ? starts[b + 1] : n;
+        KELP_REQUIRE(end > starts[b] && end - starts[b] <= max_block_size, InvalidArgument,
+                     "kelp::precond::BlockJacobi::setup_symbolic: block " << b + 1 << " (0-based rows "
+                         << starts[b] << ".." << end - 1 << ") has " << end - starts[b]
+                         << " rows, expected 1.." << max_block_size << " (block_starts must increase, "
+                         << "the last below n = " << n << ")");
+      }
+    }
+    starts.push_back(n);
+    return starts;
+  }
+
   BlockJacobiParams params_;
   std::string matrix_label_;
+  std::vector<int> starts_host_;
+  Kokkos::View<int*, Device> starts_, row_block_;
   kernels::batched::BatchMatrices<Scalar, Device> blocks_;
   kernels::batched::BatchPivots<Device> pivots_;
   kernels::batched::BatchStatus<Device> status_;

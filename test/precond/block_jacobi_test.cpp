@@ -51,16 +51,24 @@ std::pair<CrsMatrix<S>, EMatrix<S>> random_problem(int n, std::mt19937& rng) {
 
 /// y = alpha * D_B^{-1} x + beta * y0 with dense block inverses.
 template <class S>
-EVector<S> dense_block_jacobi(const EMatrix<S>& A, int bs, const EVector<S>& x, EScalar<S> alpha,
-                              EScalar<S> beta, const EVector<S>& y0) {
+EVector<S> dense_block_jacobi(const EMatrix<S>& A, std::vector<int> starts, const EVector<S>& x,
+                              EScalar<S> alpha, EScalar<S> beta, const EVector<S>& y0) {
   const int n = int(A.rows());
   EVector<S> y(n);
-  for (int first = 0; first < n; first += bs) {
-    const int m = std::min(bs, n - first);
+  starts.push_back(n);
+  for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+    const int first = starts[b], m = starts[b + 1] - first;
     const EMatrix<S> block = A.block(first, first, m, m);
     y.segment(first, m) = alpha * block.partialPivLu().solve(x.segment(first, m)) + beta * y0.segment(first, m);
   }
   return y;
+}
+template <class S>
+EVector<S> dense_block_jacobi(const EMatrix<S>& A, int bs, const EVector<S>& x, EScalar<S> alpha,
+                              EScalar<S> beta, const EVector<S>& y0) {
+  std::vector<int> starts;
+  for (int first = 0; first < A.rows(); first += bs) starts.push_back(first);
+  return dense_block_jacobi<S>(A, starts, x, alpha, beta, y0);
 }
 
 template <class S>
@@ -103,6 +111,38 @@ TYPED_TEST(BlockJacobiTyped, ApplyMatchesDenseBlockInverses) {
       EXPECT_LE(relative_difference(host_vector<S>(z), expected0), tolerance<S>(bs)) << "n " << n << " bs " << bs;
     }
   }
+}
+
+TYPED_TEST(BlockJacobiTyped, UserGivenBlocksMatchDenseBlockInverses) {
+  using S = TypeParam;
+  std::mt19937 rng(33);
+  auto [A, dense] = random_problem<S>(12, rng);
+  const std::vector<int> starts = {0, 3, 4, 9};  // blocks of 3, 1, 5 and 3 rows
+  precond::BlockJacobi<CrsMatrix<S>> M(precond::BlockJacobiParams{1, starts});
+  M.setup(A);
+  EXPECT_EQ(M.num_blocks(), 4);
+  EXPECT_EQ(M.summary(), "block_jacobi (4 user-given blocks)");
+  const EVector<S> x = random_matrix<S>(12, 1, rng);
+  auto y = device_vector<S>(x);
+  test::poison(y);
+  M.apply(device_vector<S>(x), y);
+  EXPECT_LE(relative_difference(host_vector<S>(y), dense_block_jacobi<S>(dense, starts, x, EScalar<S>(1),
+                                                                         EScalar<S>(0), x)),
+            tolerance<S>(5));
+}
+
+TEST(BlockJacobi, RejectsBadUserGivenBlocks) {
+  auto A = test::crs_from_dense<double>({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+  using M = precond::BlockJacobi<CrsMatrix<double>>;
+  M not_from_zero(precond::BlockJacobiParams{1, {1, 2}});
+  test::expect_throw_containing<InvalidArgument>([&] { not_from_zero.setup(A); },
+                                                 "block_starts begins with 1, expected 0");
+  M decreasing(precond::BlockJacobiParams{1, {0, 2, 1}});
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { decreasing.setup(A); },
+      "kelp::precond::BlockJacobi::setup_symbolic: block 2 (0-based rows 2..0) has -1 rows, expected 1..256");
+  M past_the_end(precond::BlockJacobiParams{1, {0, 3}});
+  test::expect_throw_containing<InvalidArgument>([&] { past_the_end.setup(A); }, "the last below n = 3");
 }
 
 TEST(BlockJacobi, BlockOfMultiVectorsEqualsColumnByColumn) {

@@ -102,4 +102,64 @@ KOKKOS_INLINE_FUNCTION void trsv(const Ctx& ctx, const Uplo uplo, const Diag dia
   ctx.barrier();
 }
 
+/// B = alpha * tri(A) * B in place (left side, A n x n, B n x nrhs). Columns of B are
+/// independent: each thread owns whole columns, and within a column the rows are overwritten in
+/// the order that keeps the rows still needed (bottom-up for lower, top-down for upper).
+template <class Ctx, class Scalar, class AView, class BView>
+KOKKOS_INLINE_FUNCTION void trmm(const Ctx& ctx, const Uplo uplo, const Diag diag, const Scalar alpha,
+                                 const AView& A, const BView& B) {
+  const int n = int(A.extent(0));
+  const bool unit = diag == Diag::unit;
+  ctx.for_range(int(B.extent(1)), [&](const int c) {
+    for (int step = 0; step < n; ++step) {
+      const int i = uplo == Uplo::lower ? n - 1 - step : step;
+      Scalar sum = unit ? B(i, c) : A(i, i) * B(i, c);
+      const int begin = uplo == Uplo::lower ? 0 : i + 1;
+      const int end = uplo == Uplo::lower ? i : n;
+      for (int k = begin; k < end; ++k) sum += A(i, k) * B(k, c);
+      B(i, c) = alpha * sum;
+    }
+  });
+  ctx.barrier();
+}
+
+/// tri(A) = tri(A)^{-1} in place (LAPACK's trti2: column by column, each column a triangular
+/// product with the part already inverted). Returns 0, or k + 1 when the diagonal entry k is zero
+/// (A then partly overwritten). The recurrence is sequential: one thread of the context does it,
+/// the batch gives the parallelism.
+template <class Ctx, class AView>
+KOKKOS_INLINE_FUNCTION int trtri(const Ctx& ctx, const Uplo uplo, const Diag diag, const AView& A) {
+  using Scalar = typename AView::non_const_value_type;
+  const int n = int(A.extent(0));
+  const bool unit = diag == Diag::unit;
+  if (!unit) {
+    for (int k = 0; k < n; ++k) {
+      if (A(k, k) == Scalar(0)) return k + 1;
+    }
+  }
+  ctx.barrier();  // every thread has checked the diagonal before it changes
+  ctx.single([&]() {
+    for (int step = 0; step < n; ++step) {
+      const int j = uplo == Uplo::upper ? step : n - 1 - step;
+      if (!unit) A(j, j) = Scalar(1) / A(j, j);
+      const Scalar ajj = unit ? Scalar(-1) : -A(j, j);
+      if (uplo == Uplo::upper) {  // column j above the diagonal: x = triu(inv) * x, top-down
+        for (int i = 0; i < j; ++i) {
+          Scalar sum = unit ? A(i, j) : A(i, i) * A(i, j);
+          for (int k = i + 1; k < j; ++k) sum += A(i, k) * A(k, j);
+          A(i, j) = ajj * sum;
+        }
+      } else {  // column j below the diagonal: x = tril(inv) * x, bottom-up
+        for (int i = n - 1; i > j; --i) {
+          Scalar sum = unit ? A(i, j) : A(i, i) * A(i, j);
+          for (int k = j + 1; k < i; ++k) sum += A(i, k) * A(k, j);
+          A(i, j) = ajj * sum;
+        }
+      }
+    }
+  });
+  ctx.barrier();
+  return 0;
+}
+
 }  // namespace kelp::kernels::batched::impl

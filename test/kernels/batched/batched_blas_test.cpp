@@ -139,6 +139,59 @@ TYPED_TEST(BatchedBlas, TrsmAndTrsvMatchEigen) {
   }
 }
 
+/// The triangle of a (lower or upper, unit or not) as a dense Eigen matrix.
+template <class S>
+EMatrix<S> triangle(const EMatrix<S>& a, batched::Uplo uplo, batched::Diag diag) {
+  EMatrix<S> t = uplo == batched::Uplo::lower ? EMatrix<S>(a.template triangularView<Eigen::Lower>())
+                                              : EMatrix<S>(a.template triangularView<Eigen::Upper>());
+  if (diag == batched::Diag::unit) t.diagonal().setOnes();
+  return t;
+}
+
+TYPED_TEST(BatchedBlas, TrmmAndTrtriMatchEigen) {
+  using S = TypeParam;
+  std::mt19937 rng(16);
+  for (const Mode mode : all_modes()) {
+    for (const int n : test_sizes()) {
+      for (const auto uplo : {batched::Uplo::lower, batched::Uplo::upper}) {
+        for (const auto diag : {batched::Diag::unit, batched::Diag::non_unit}) {
+          std::vector<EMatrix<S>> a, b;
+          for (int p = 0; p < kBatch; ++p) {
+            a.push_back(conditioned<S>(n, rng));
+            b.push_back(random_matrix<S>(n, 3, rng));
+          }
+          auto A = to_batch<S>(a, n, n), B = to_batch<S>(b, n, 3), Ainv = to_batch<S>(a, n, n);
+          batched::BatchStatus<> status("status", kBatch);
+          Kokkos::deep_copy(status, 99);
+          batched::trmm(mode, uplo, diag, S(2), A, B);
+          batched::trtri(mode, uplo, diag, Ainv, status);
+          EXPECT_EQ(batched::failed_problems(status), std::vector<int>{});
+          for (int p = 0; p < kBatch; ++p) {
+            const EMatrix<S> t = triangle<S>(a[p], uplo, diag);
+            EXPECT_LE(relative_difference(problem(B, p), EMatrix<S>(to_eigen(S(2)) * t * b[p])), tolerance<S>(n))
+                << batched::to_string(mode) << " n " << n;
+            // The other triangle is untouched; the inverse's triangle times the triangle is I.
+            const EMatrix<S> inv = triangle<S>(problem(Ainv, p), uplo, diag);
+            const double scale = n == 0 ? 1.0 : std::max(1.0, double(inv.cwiseAbs().maxCoeff()));
+            EXPECT_LE(relative_difference(EMatrix<S>(t * inv), EMatrix<S>(EMatrix<S>::Identity(n, n))),
+                      tolerance<S>(n) * scale)
+                << batched::to_string(mode) << " n " << n;
+          }
+        }
+      }
+    }
+    // A zero diagonal entry is reported, 1-based.
+    std::vector<EMatrix<S>> z(1, EMatrix<S>::Identity(4, 4));
+    z[0](2, 2) = EScalar<S>(0);
+    auto Z = to_batch<S>(z, 4, 4);
+    batched::BatchStatus<> status("status", 1);
+    batched::trtri(mode, batched::Uplo::upper, batched::Diag::non_unit, Z, status);
+    EXPECT_EQ(batched::failed_problems(status), std::vector<int>{0});
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+    EXPECT_EQ(h(0), 3);
+  }
+}
+
 TYPED_TEST(BatchedBlas, CopyScaleAndSetIdentity) {
   using S = TypeParam;
   std::mt19937 rng(15);
