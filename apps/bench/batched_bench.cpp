@@ -15,7 +15,7 @@
 // and b again).
 //
 // Usage: kelp-bench-batched [--batches 16384,131072] [--sizes 3,5,8,16,32] [--repeats 10]
-//                           [--no-eigen]
+//                           [--triad-mb 0] [--no-eigen]
 
 #include <CLI/CLI.hpp>
 #include <Eigen/Dense>
@@ -44,6 +44,7 @@ struct Options {
   std::vector<int> batches = {16384, 131072};
   std::vector<int> sizes = {3, 5, 8, 16, 32};
   int repeats = 10;
+  double triad_mb = 0;  // <= 0: the automatic size of apps/bench/triad.hpp
   bool eigen = true;
 };
 
@@ -133,7 +134,7 @@ double eigen_seconds(const Problem& p, int repeats) {
 }
 
 int run(const Options& options) {
-  const double triad = kelp::bench::measure_triad("batched", 0, 10).median_gbs;
+  const double triad = kelp::bench::measure_triad("batched", options.triad_mb, 10).median_gbs;
   const int threads = Exec().concurrency();
   print_json_line(Json{{"bench", "batched"},
                        {"kind", "config"},
@@ -183,6 +184,8 @@ int main(int argc, char** argv) {
       ->delimiter(',')->check(CLI::Range(1, 256))->capture_default_str();
   app.add_option("--repeats", options.repeats, "timed runs per measurement")
       ->check(CLI::Range(1, 1000))->capture_default_str();
+  app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")
+      ->check(CLI::Range(0.0, 1e6))->capture_default_str();
   bool no_eigen = false;
   app.add_flag("--no-eigen", no_eigen, "skip the Eigen loop peer");
   if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
