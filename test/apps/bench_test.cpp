@@ -324,5 +324,29 @@ TEST(BenchMm, BadCommandLineExitsWith2) {
   EXPECT_EQ(unknown.out + bad.out + missing.out, "");  // nothing was run
 }
 
+
+TEST(BenchBatched, QuickRunPrintsLuLinesForEveryModeAndTheEigenPeer) {
+  const auto program = run_program("kelp-bench-batched",
+                                   {"--batches", "7", "--sizes", "1,3", "--repeats", "1", "--triad-mb", "1"});
+  ASSERT_EQ(program.exit_code, 0) << program.err;
+  std::istringstream out(program.out);
+  std::string line;
+  int kelp = 0, eigen = 0, fused = 0;
+  while (std::getline(out, line)) {
+    const json j = json::parse(line);
+    EXPECT_EQ(j["bench"], "batched");
+    if (j["kind"] != "lu") continue;
+    EXPECT_GT(j["median_s"].get<double>(), 0.0) << line;
+    (j["implementation"] == "kelp" ? kelp : eigen) += 1;
+    fused += j["fused"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_EQ(kelp, 2 * 3 * 2);  // 2 sizes x 3 modes x (fused, unfused)
+  EXPECT_EQ(eigen, 2);
+  EXPECT_EQ(fused, 2 * 3 + 2);
+  const auto bad = run_program("kelp-bench-batched", {"--sizes", "0"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(first_line(bad.err).rfind("kelp-bench-batched: error: ", 0), 0u) << bad.err;
+}
+
 }  // namespace
 }  // namespace kelp

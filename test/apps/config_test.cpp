@@ -12,6 +12,7 @@
 #include "kelp/apps/driver/registry/components/cg.hpp"
 #include "kelp/apps/driver/registry/components/generators.hpp"
 #include "kelp/apps/driver/registry/components/jacobi.hpp"
+#include "kelp/apps/driver/registry/components/block_jacobi.hpp"
 #include "kelp/apps/driver/registry/components/vectors.hpp"
 #include "kelp/apps/driver/run/run.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
@@ -112,7 +113,7 @@ TEST(Config, DuplicateKeyIsAnError) {
 TEST(Config, UnknownPreconditionerTypeListsChoices) {
   expect_config_error(replace(valid_config, "type: jacobi", "type: jacobbi"),
                       ":8:11: solver.preconditioner.type: unknown preconditioner type 'jacobbi'; "
-                      "allowed: [identity, jacobi]");
+                      "allowed: [identity, jacobi, block_jacobi]");
 }
 
 TEST(Config, UnknownSolverAndGeneratorTypesListChoices) {
@@ -339,7 +340,7 @@ TEST(ConfigOverride, BadValueNamesTheOverride) {
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solver.preconditioner.type=ilu"}); },
       "--set solver.preconditioner.type=ilu: solver.preconditioner.type: unknown preconditioner "
-      "type 'ilu'; allowed: [identity, jacobi]");
+      "type 'ilu'; allowed: [identity, jacobi, block_jacobi]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solver.max_iterations=[1"}); },
       "--set solver.max_iterations=[1: YAML syntax error in the value");
@@ -580,6 +581,22 @@ TEST(Registry, RejectsDuplicateAndUnknownTypes) {
   test::expect_throw_containing<InvalidArgument>([&] { registry.make("b"); },
                                                  "unknown widget type 'b'; registered: [a]");
   EXPECT_EQ(registry.build(registry.make("a")), 1);
+}
+
+
+TEST(ConfigOverride, BlockJacobiTakesItsBlockSizeInRange) {
+  TempDir dir;
+  const std::string path = dir.write("cfg.yaml", valid_config);
+
+  const RunConfig config = parse_file(path, {"solver.preconditioner={type: block_jacobi, block_size: 6}"});
+
+  const auto& cg = config.solver.params<solvers::components::CgConfig>();
+  EXPECT_EQ(cg.preconditioner.type(), "block_jacobi");
+  EXPECT_EQ(cg.preconditioner.params<precond::BlockJacobiParams>().block_size, 6);
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_file(path, {"solver.preconditioner={type: block_jacobi, block_size: 257}"}); },
+      "solver.preconditioner.block_size: 257 is out of range; expected block_size >= 1 and "
+      "block_size <= 256");
 }
 
 }  // namespace

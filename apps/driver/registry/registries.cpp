@@ -4,6 +4,7 @@
 #include "kelp/apps/driver/registry/components/generators.hpp"
 #include "kelp/apps/driver/registry/components/identity.hpp"
 #include "kelp/apps/driver/registry/components/jacobi.hpp"
+#include "kelp/apps/driver/registry/components/block_jacobi.hpp"
 #include "kelp/apps/driver/registry/components/vectors.hpp"
 
 namespace kelp::solvers {
@@ -43,7 +44,8 @@ VectorRegistry& initial_guess_registry() {
 PreconditionerRegistry& preconditioner_registry() {
   static PreconditionerRegistry registry("preconditioner");
   static const bool registered =
-      (components::register_identity(registry), components::register_jacobi(registry), true);
+      (components::register_identity(registry), components::register_jacobi(registry),
+       components::register_block_jacobi(registry), true);
   (void)registered;
   return registry;
 }

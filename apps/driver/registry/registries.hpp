@@ -53,7 +53,8 @@ GeneratorRegistry& generator_registry();
 VectorRegistry& rhs_registry();
 /// Types: zero, file (components/vectors.hpp).
 VectorRegistry& initial_guess_registry();
-/// Types: identity, jacobi (components/identity.hpp, components/jacobi.hpp).
+/// Types: identity, jacobi, block_jacobi (components/identity.hpp, components/jacobi.hpp,
+/// components/block_jacobi.hpp).
 PreconditionerRegistry& preconditioner_registry();
 /// Types: cg (components/cg.hpp).
 SolverRegistry& solver_registry();
