@@ -1,0 +1,85 @@
+#pragma once
+/// Helpers shared by the graph kernels: input checks, integer hashing, bit tricks.
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <limits>
+
+#include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/graph/graph_types.hpp"
+
+namespace kelp::kernels::impl {
+
+/// Checks, in one parallel pass, that g is a well-formed CRS graph (row_map starts at 0, is
+/// monotone and ends at nnz; columns in [0, num_cols)), and when `square` that it is square.
+/// Throws DimensionMismatch / InvalidArgument naming `where`. Cost: reads row_map and entries once.
+template <class Device>
+void require_valid_graph(const Graph<Device>& g, const char* where, bool square) {
+  using Exec = typename Device::execution_space;
+  const Ordinal n = g.num_rows(), m = g.num_cols();
+  KELP_REQUIRE(!square || n == m, DimensionMismatch,
+               where << ": the graph must be square: it is " << n << " x " << m);
+  KELP_REQUIRE(n < std::numeric_limits<Ordinal>::max() && m < std::numeric_limits<Ordinal>::max(),
+               InvalidArgument,
+               where << ": " << n << " x " << m << " is over the index range (at most "
+                     << std::numeric_limits<Ordinal>::max() - 1 << " vertices)");
+  const auto row_map = g.row_map();
+  const auto entries = g.entries();
+  const Offset nnz = static_cast<Offset>(entries.extent(0));
+  // Index of the first bad row (or n for a bad row_map(n)), n + 1 when all is well.
+  Ordinal first_bad = n + 1;
+  Kokkos::parallel_reduce(
+      "kelp::kernels::graph::require_valid_graph", Kokkos::RangePolicy<Exec>(0, n + 1),
+      KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
+        const Offset begin = row_map(i);
+        bool ok = (i != 0 || begin == 0) && (i != n || begin == nnz);
+        if (i < n) {
+          const Offset end = row_map(i + 1);
+          ok = ok && begin <= end && begin >= 0 && end <= nnz;
+          if (ok) {
+            for (Offset k = begin; k < end; ++k) {
+              const Ordinal j = entries(k);
+              ok = ok && j >= 0 && j < m;
+            }
+          }
+        }
+        if (!ok && i < bad) bad = i;
+      },
+      Kokkos::Min<Ordinal>(first_bad));
+  KELP_REQUIRE(first_bad == n + 1, InvalidArgument,
+               where << ": malformed graph at row " << first_bad << " (" << n << " x " << m
+                     << ", nnz " << nnz
+                     << "): row_map must start at 0, be monotone and end at nnz, and columns must "
+                        "lie in [0, "
+                     << m << ")");
+}
+
+/// A well-mixed 32-bit hash of (value, seed) (the finalizer of MurmurHash3).
+KOKKOS_INLINE_FUNCTION std::uint32_t hash32(std::uint32_t value, std::uint32_t seed) {
+  std::uint32_t h = value ^ (seed * 0x9e3779b9u);
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+/// Index of the lowest set bit of x (x != 0).
+KOKKOS_INLINE_FUNCTION int lowest_set_bit(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+
+/// Host copy of a device scalar (a worklist length): one small transfer.
+template <class T, class Device>
+T read_scalar(const Kokkos::View<T, Device>& value) {
+  T host{};
+  Kokkos::deep_copy(host, value);
+  return host;
+}
+
+}  // namespace kelp::kernels::impl
