@@ -6,8 +6,9 @@
 //   {"kind":"triad", ...}    the STREAM triad of the same run (context for the bandwidth below)
 //   {"kind":"config", ...}   threads, execution space, CPU, repeats
 //   {"kind":"graph", ...}    one per graph: vertices, stored edges, max degree
-//   {"kind":"result", ...}   one per kernel and graph: median and min ms over the repeats (each
-//                            a whole call, allocation included), colors / set size / aggregates,
+//   {"kind":"result", ...}   one per kernel and graph: median and min wall ms over the repeats
+//                            (each a whole call, allocation and input check included), median
+//                            process CPU ms (all threads; steadier on a shared machine), colors / set size / aggregates,
 //                            rounds, whether the checker accepted the result, and the adjacency
 //                            bandwidth: (8 (n + 1) + 4 nnz) bytes / median time, the bytes of one
 //                            pass over the graph (the kernels make several).
@@ -83,13 +84,15 @@ template <class Kernel>
 void measure(const Options& options, const std::string& graph_name, const Graph& g,
              const std::string& name, const std::string& quality_name, const Kernel& kernel) {
   const Outcome outcome = kernel(true);
-  std::vector<double> seconds;
+  std::vector<double> seconds, cpu_samples;
   for (int r = 0; r < options.repeats; ++r) {
     Kokkos::fence();
+    const double cpu_start = kelp::bench::cpu_seconds();
     const auto start = kelp::bench::Clock::now();
     (void)kernel(false);
     Kokkos::fence();
     seconds.push_back(kelp::bench::seconds_since(start));
+    cpu_samples.push_back(kelp::bench::cpu_seconds() - cpu_start);
   }
   const double bytes = 8.0 * (g.num_rows() + 1) + 4.0 * static_cast<double>(g.nnz());
   print_json_line(Json{{"bench", "graph"},
@@ -98,6 +101,7 @@ void measure(const Options& options, const std::string& graph_name, const Graph&
                        {"kernel", name},
                        {"median_ms", number_or_null(1e3 * median(seconds))},
                        {"min_ms", number_or_null(1e3 * minimum(seconds))},
+                       {"median_cpu_ms", number_or_null(1e3 * median(cpu_samples))},
                        {quality_name, outcome.quality},
                        {"rounds", outcome.rounds},
                        {"valid", outcome.valid},

@@ -12,7 +12,7 @@
 /// Memory: colors (n), two worklists (n each) and one counter, allocated once per call; no
 /// allocation inside the rounds. Per round: one pass over the adjacency of the worklist to color
 /// and one to detect conflicts (on one thread, round 1 is a sequential greedy coloring in
-/// natural order and the conflict pass finds nothing).
+/// natural order, and the conflict pass is skipped).
 
 #include <Kokkos_Core.hpp>
 #include <utility>
@@ -69,6 +69,9 @@ int color_d1_speculative(const Graph<Device>& g, Kokkos::View<Ordinal*, Device> 
   Kokkos::parallel_for(
       "kelp::kernels::color_distance1::speculate", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const Ordinal v) { colors(v) = first_free_color(row_map, entries, colors, v); });
+  // One thread colors the vertices in order, each against its neighbours' final colors: round 1
+  // is the sequential greedy coloring and cannot have conflicts, so the pass is skipped.
+  if (Exec().concurrency() == 1) return 1;
   Kokkos::parallel_for("kelp::kernels::color_distance1::conflicts", Kokkos::RangePolicy<Exec>(0, n),
                        detect);
   int rounds = 1;

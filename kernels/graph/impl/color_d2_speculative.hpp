@@ -94,6 +94,8 @@ int color_two_hop_speculative(const TwoHop<Device>& hops, Ordinal num_rows,
           const Ordinal v = current(w);
           colors(v) = hops.first_free_color(colors, v);
         });
+    // One thread colors in order against final colors: no conflicts (see color_d1_speculative).
+    if (Exec().concurrency() == 1) break;
     // A vertex uncolored concurrently reads as 0 and is on the next worklist already.
     Kokkos::parallel_for(
         "kelp::kernels::color_distance2::conflicts", Kokkos::RangePolicy<Exec>(0, size),

@@ -26,32 +26,47 @@ void require_valid_graph(const Graph<Device>& g, const char* where, bool square)
   const auto row_map = g.row_map();
   const auto entries = g.entries();
   const Offset nnz = static_cast<Offset>(entries.extent(0));
-  // Index of the first bad row (or n for a bad row_map(n)), n + 1 when all is well.
-  Ordinal first_bad = n + 1;
+  // Two flat passes (row_map, then entries as one array) rather than one per row: the entries
+  // pass is a min/max reduction that vectorizes, about as fast as reading them once.
+  // first_bad: the first bad row (n for a bad row_map(n)); the Min identity (above n) when good.
+  Ordinal first_bad = 0;
   Kokkos::parallel_reduce(
-      "kelp::kernels::graph::require_valid_graph", Kokkos::RangePolicy<Exec>(0, n + 1),
+      "kelp::kernels::graph::require_valid_graph::row_map", Kokkos::RangePolicy<Exec>(0, n + 1),
       KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
         const Offset begin = row_map(i);
-        bool ok = (i != 0 || begin == 0) && (i != n || begin == nnz);
-        if (i < n) {
-          const Offset end = row_map(i + 1);
-          ok = ok && begin <= end && begin >= 0 && end <= nnz;
-          if (ok) {
-            for (Offset k = begin; k < end; ++k) {
-              const Ordinal j = entries(k);
-              ok = ok && j >= 0 && j < m;
-            }
-          }
-        }
+        bool ok = (i != 0 || begin == 0) && (i != n || begin == nnz) && begin >= 0 && begin <= nnz;
+        if (i < n) ok = ok && begin <= row_map(i + 1);
         if (!ok && i < bad) bad = i;
       },
       Kokkos::Min<Ordinal>(first_bad));
-  KELP_REQUIRE(first_bad == n + 1, InvalidArgument,
+  KELP_REQUIRE(first_bad > n, InvalidArgument,
                where << ": malformed graph at row " << first_bad << " (" << n << " x " << m
-                     << ", nnz " << nnz
-                     << "): row_map must start at 0, be monotone and end at nnz, and columns must "
-                        "lie in [0, "
-                     << m << ")");
+                     << ", nnz " << nnz << "): row_map must start at 0, be monotone and end at nnz");
+  Ordinal low = 0, high = 0;
+  Kokkos::parallel_reduce(
+      "kelp::kernels::graph::require_valid_graph::entries", Kokkos::RangePolicy<Exec>(0, nnz),
+      KOKKOS_LAMBDA(const Offset k, Ordinal& lo, Ordinal& hi) {
+        const Ordinal j = entries(k);
+        lo = j < lo ? j : lo;
+        hi = j > hi ? j : hi;
+      },
+      Kokkos::Min<Ordinal>(low), Kokkos::Max<Ordinal>(high));
+  if (nnz > 0 && (low < 0 || high >= m)) {
+    // Rare path: find the row to name it.
+    const Ordinal bad_column = low < 0 ? low : high;
+    Ordinal bad_row = 0;
+    Kokkos::parallel_reduce(
+        "kelp::kernels::graph::require_valid_graph::find", Kokkos::RangePolicy<Exec>(0, n),
+        KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
+          for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
+            if (entries(k) == bad_column && i < bad) bad = i;
+          }
+        },
+        Kokkos::Min<Ordinal>(bad_row));
+    KELP_THROW(InvalidArgument, where << ": malformed graph at row " << bad_row << " (" << n << " x " << m
+                                      << ", nnz " << nnz << "): column " << bad_column
+                                      << " outside [0, " << m << ")");
+  }
 }
 
 /// A well-mixed 32-bit hash of (value, seed) (the finalizer of MurmurHash3).
