@@ -21,7 +21,7 @@ Ordinal finish_coloring(Kokkos::View<Ordinal*, Device> colors) {
         if (c > m) m = c;
       },
       Kokkos::Max<Ordinal>(max_color));
-  return max_color;
+  return colors.extent(0) == 0 ? 0 : max_color;  // Max's identity is the lowest Ordinal
 }
 
 }  // namespace kelp::kernels::impl

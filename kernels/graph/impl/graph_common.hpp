@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "kelp/kernels/core/error.hpp"
 #include "kelp/kernels/graph/graph_types.hpp"
@@ -27,7 +28,7 @@ void require_valid_graph(const Graph<Device>& g, const char* where, bool square)
   const auto entries = g.entries();
   const Offset nnz = static_cast<Offset>(entries.extent(0));
   // Two flat passes (row_map, then entries as one array) rather than one per row: the entries
-  // pass is a min/max reduction that vectorizes, about as fast as reading them once.
+  // pass vectorizes, about as fast as reading them once.
   // first_bad: the first bad row (n for a bad row_map(n)); the Min identity (above n) when good.
   Ordinal first_bad = 0;
   Kokkos::parallel_reduce(
@@ -42,27 +43,34 @@ void require_valid_graph(const Graph<Device>& g, const char* where, bool square)
   KELP_REQUIRE(first_bad > n, InvalidArgument,
                where << ": malformed graph at row " << first_bad << " (" << n << " x " << m
                      << ", nnz " << nnz << "): row_map must start at 0, be monotone and end at nnz");
-  Ordinal low = 0, high = 0;
+  // One unsigned compare per column (negative ones wrap above m): a plain sum that vectorizes.
+  Offset bad_columns = 0;
   Kokkos::parallel_reduce(
       "kelp::kernels::graph::require_valid_graph::entries", Kokkos::RangePolicy<Exec>(0, nnz),
-      KOKKOS_LAMBDA(const Offset k, Ordinal& lo, Ordinal& hi) {
-        const Ordinal j = entries(k);
-        lo = j < lo ? j : lo;
-        hi = j > hi ? j : hi;
+      KOKKOS_LAMBDA(const Offset k, Offset& bad) {
+        bad += static_cast<std::uint32_t>(entries(k)) >= static_cast<std::uint32_t>(m) ? 1 : 0;
       },
-      Kokkos::Min<Ordinal>(low), Kokkos::Max<Ordinal>(high));
-  if (nnz > 0 && (low < 0 || high >= m)) {
-    // Rare path: find the row to name it.
-    const Ordinal bad_column = low < 0 ? low : high;
+      bad_columns);
+  if (bad_columns > 0) {
+    // Rare path: find the first bad row to name it and its column.
     Ordinal bad_row = 0;
     Kokkos::parallel_reduce(
         "kelp::kernels::graph::require_valid_graph::find", Kokkos::RangePolicy<Exec>(0, n),
         KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
           for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
-            if (entries(k) == bad_column && i < bad) bad = i;
+            if ((entries(k) < 0 || entries(k) >= m) && i < bad) bad = i;
           }
         },
         Kokkos::Min<Ordinal>(bad_row));
+    auto row_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(bad_row, bad_row + 2)));
+    auto entries_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(entries, std::make_pair(row_h(0), row_h(1))));
+    Ordinal bad_column = 0;
+    for (std::size_t k = 0; k < entries_h.extent(0); ++k) {
+      if (entries_h(k) < 0 || entries_h(k) >= m) {
+        bad_column = entries_h(k);
+        break;
+      }
+    }
     KELP_THROW(InvalidArgument, where << ": malformed graph at row " << bad_row << " (" << n << " x " << m
                                       << ", nnz " << nnz << "): column " << bad_column
                                       << " outside [0, " << m << ")");
