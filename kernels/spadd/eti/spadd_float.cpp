@@ -1,0 +1,6 @@
+// SpAdd for CrsMatrix<float>: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/kernels/spadd/spadd.hpp"
+
+namespace kelp::kernels {
+KELP_SPADD_ETI(KELP_ETI_DEFINE, float)
+}  // namespace kelp::kernels
