@@ -53,9 +53,10 @@ GeneratorRegistry& generator_registry();
 VectorRegistry& rhs_registry();
 /// Types: zero, file (components/vectors.hpp).
 VectorRegistry& initial_guess_registry();
-/// Types: identity, jacobi (components/identity.hpp, components/jacobi.hpp).
+/// Types: identity, jacobi, chebyshev, solver (components/identity.hpp, jacobi.hpp, chebyshev.hpp,
+/// nested_solver.hpp).
 PreconditionerRegistry& preconditioner_registry();
-/// Types: cg (components/cg.hpp).
+/// Types: cg, gmres, fgmres, bicgstab (components/cg.hpp, components/krylov.hpp).
 SolverRegistry& solver_registry();
 
 /// Params with no fields (identity, rhs ones, ...).
