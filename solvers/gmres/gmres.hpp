@@ -228,7 +228,7 @@ class Gmres : public Operator<Scalar, Device> {
       Real column_norm = 0;
       for (int i = 0; i <= j + 1; ++i) column_norm += Traits::abs2(cycle.H(i, j));
       column_norm = std::sqrt(column_norm);
-      const bool happy = !(w_norm > 10 * std::numeric_limits<Real>::epsilon() * column_norm);
+      const bool happy = !(w_norm > 100 * std::numeric_limits<Real>::epsilon() * column_norm);
       if (!happy) kernels::scal(Scalar(1.0 / w_norm), w);
       if (happy) cycle.H(j + 1, j) = Scalar(0);
       for (int i = 0; i < j; ++i) cycle.rotations[i].apply(cycle.H(i, j), cycle.H(i + 1, j));
@@ -284,25 +284,34 @@ class Gmres : public Operator<Scalar, Device> {
     return reduce_.norm2(w);
   }
 
-  /// Solves the k x k triangular system R y = g and updates x += M^{-1} V y (Z y when flexible).
-  /// Returns false when R is singular.
+  /// Solves the triangular system R y = g and updates x += M^{-1} V y (Z y when flexible).
+  /// When R is singular (A M^{-1} singular on the Krylov space), only its leading nonsingular
+  /// block is used: the least-squares solution on the first basis vectors; returns false then.
   bool update_solution(Cycle& cycle, int k, vector_type x) const {
-    for (int i = k - 1; i >= 0; --i) {
+    Real largest = 0;
+    for (int i = 0; i < k; ++i) largest = std::max(largest, Traits::abs(cycle.H(i, i)));
+    int used = 0;
+    while (used < k && Traits::abs(cycle.H(used, used)) >
+                           100 * std::numeric_limits<Real>::epsilon() * largest) {
+      ++used;
+    }
+    for (int i = used - 1; i >= 0; --i) {
       Scalar sum = cycle.g[i];
-      for (int l = i + 1; l < k; ++l) sum -= cycle.H(i, l) * cycle.y[l];
-      if (Traits::abs(cycle.H(i, i)) == Real(0)) return false;
+      for (int l = i + 1; l < used; ++l) sum -= cycle.H(i, l) * cycle.y[l];
       cycle.y[i] = sum / cycle.H(i, i);
     }
-    for (int i = 0; i < k; ++i) work_.coefficients_host(i) = cycle.y[i];
+    if (used == 0) return false;
+    for (int i = 0; i < used; ++i) work_.coefficients_host(i) = cycle.y[i];
     Kokkos::deep_copy(work_.coefficients, work_.coefficients_host);
     if (params_.flexible) {
-      impl::combine_columns(work_.Z, work_.coefficients, static_cast<std::size_t>(k), x, false);
+      impl::combine_columns(work_.Z, work_.coefficients, static_cast<std::size_t>(used), x, false);
     } else {
-      impl::combine_columns(work_.V, work_.coefficients, static_cast<std::size_t>(k), work_.t, true);
+      impl::combine_columns(work_.V, work_.coefficients, static_cast<std::size_t>(used), work_.t,
+                            true);
       M_->apply(work_.t, work_.z);
       kernels::axpby(Scalar(1), work_.z, Scalar(1), x);
     }
-    return true;
+    return used == k;
   }
 
   /// r = b - A x; returns ||r||.

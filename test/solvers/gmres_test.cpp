@@ -3,6 +3,7 @@
 // matrices, NaN input, the stopping rules' reasons and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -27,7 +28,8 @@ using solvers::StopReason;
 
 /// GMRES on A with Jacobi against the reference: same iteration count, same history.
 template <class Scalar>
-void expect_matches_reference(const CrsMatrix<Scalar>& A, GmresParams params) {
+void expect_matches_reference(const CrsMatrix<Scalar>& A, GmresParams params,
+                              bool converges = true) {
   auto b = test::rhs_of_ones(A);
   VectorView<Scalar> x("x", A.num_rows());
   test::poison(x);
@@ -38,7 +40,7 @@ void expect_matches_reference(const CrsMatrix<Scalar>& A, GmresParams params) {
   const auto ref = test::reference_gmres(host, test::to_std(b), test::host_inverse_diagonal(host),
                                          params.restart, params.relative_tolerance,
                                          params.max_iterations);
-  EXPECT_EQ(result.reason, StopReason::converged_relative);
+  EXPECT_EQ(result.reason, converges ? StopReason::converged_relative : StopReason::max_iterations);
   EXPECT_EQ(result.iterations, ref.iterations);
   ASSERT_EQ(result.residual_history.size(), ref.history.size());
   const double scale = ref.history[0];
@@ -47,8 +49,8 @@ void expect_matches_reference(const CrsMatrix<Scalar>& A, GmresParams params) {
     EXPECT_NEAR(result.residual_history[k] / scale, ref.history[k] / scale, eps) << "iteration " << k;
   }
   const double rel = test::reference_relative_residual(A, b, x);
-  EXPECT_LE(rel, params.relative_tolerance);
-  EXPECT_NEAR(result.relative_residual(), rel, 1e-3 * params.relative_tolerance);
+  if (converges) EXPECT_LE(rel, params.relative_tolerance);
+  EXPECT_NEAR(result.relative_residual(), rel, 1e-3 * std::max(rel, params.relative_tolerance));
 }
 
 GmresParams params_with(int restart, Orthogonalization o, double tol = 1e-10) {
@@ -77,9 +79,12 @@ TEST(Gmres, ThreeDimensionalConvectionDiffusion) {
 }
 
 TEST(Gmres, ComplexHistoryMatchesTheReference) {
-  // young1c: complex nonsymmetric acoustics matrix.
+  // young1c: complex nonsymmetric acoustics matrix; Jacobi-GMRES(30) converges slowly on it, so
+  // three cycles are compared (the iteration limit is the expected stop).
   auto A = io::read_matrix_market<Kokkos::complex<double>>(test::matrix_path("young1c"));
-  expect_matches_reference(A, params_with(30, Orthogonalization::cgs2, 1e-8));
+  auto p = params_with(30, Orthogonalization::cgs2, 1e-8);
+  p.max_iterations = 90;
+  expect_matches_reference(A, p, false);
 }
 
 TEST(Gmres, FloatConverges) {

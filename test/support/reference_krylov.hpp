@@ -32,13 +32,13 @@ double norm(const std::vector<Scalar>& x) {
   return std::sqrt(s);
 }
 template <class Scalar>
-std::vector<Scalar> apply(const HostCrs<Scalar>& A, const std::vector<Scalar>& x) {
+std::vector<Scalar> matvec(const HostCrs<Scalar>& A, const std::vector<Scalar>& x) {
   return reference_spmv(kernels::SpmvMode::no_transpose, Scalar(1), A, x, Scalar(0), {});
 }
 template <class Scalar>
 std::vector<Scalar> residual(const HostCrs<Scalar>& A, const std::vector<Scalar>& b,
                              const std::vector<Scalar>& x) {
-  auto r = apply(A, x);
+  auto r = matvec(A, x);
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
   return r;
 }
@@ -77,7 +77,7 @@ ReferenceKrylovResult<Scalar> reference_gmres(const HostCrs<Scalar>& A, const st
     g[0] = Scalar(beta);
     int k = 0;
     for (int j = 0; j < m && it < max_iterations; ++j) {
-      auto w = apply(A, precondition(inv_diag, V[j]));
+      auto w = matvec(A, precondition(inv_diag, V[j]));
       for (int i = 0; i <= j; ++i) {  // modified Gram-Schmidt
         H[i][j] = dot(V[i], w);
         for (std::size_t l = 0; l < n; ++l) w[l] -= H[i][j] * V[i][l];
@@ -142,7 +142,7 @@ ReferenceKrylovResult<Scalar> reference_bicgstab(const HostCrs<Scalar>& A,
   out.history.push_back(norm(r));
   for (int it = 1; it <= max_iterations && out.history.back() > tol * b_norm; ++it) {
     const auto p_hat = precondition(inv_diag, p);
-    v = apply(A, p_hat);
+    v = matvec(A, p_hat);
     const Scalar alpha = rho / dot(r_hat, v);
     std::vector<Scalar> s(n);
     for (std::size_t i = 0; i < n; ++i) s[i] = r[i] - alpha * v[i];
@@ -153,7 +153,7 @@ ReferenceKrylovResult<Scalar> reference_bicgstab(const HostCrs<Scalar>& A,
       break;
     }
     const auto s_hat = precondition(inv_diag, s);
-    const auto t = apply(A, s_hat);
+    const auto t = matvec(A, s_hat);
     const Scalar omega = dot(t, s) / dot(t, t);
     for (std::size_t i = 0; i < n; ++i) {
       out.x[i] += alpha * p_hat[i] + omega * s_hat[i];
