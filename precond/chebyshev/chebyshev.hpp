@@ -70,7 +70,10 @@ void fill_start_vector(const V& v) {
 /// correction x <- x + p(D^{-1} A) D^{-1} (b - A x). Fixed and linear in b: it preconditions CG
 /// when A is SPD (the residual polynomial stays in (-1, 1) on the interval, so p > 0 there) and
 /// serves as a multigrid smoother (Smoother::smooth). lambda_max comes from the params or from
-/// `power_iterations` power steps on D^{-1} A times `boost`.
+/// `power_iterations` power steps on D^{-1} A times `boost`. The estimate approaches lambda_max
+/// from below: right for smoothing, but as a CG preconditioner an underestimate makes the
+/// polynomial negative above the interval (CG then stops with indefinite_preconditioner), so give
+/// an upper bound there (Gershgorin: max_i sum_j |a_ij| / |a_ii|, 2 for the Laplacians).
 /// Requires a square A with a nonzero, finite diagonal. Per sweep: degree SpMVs (degree - 1 when
 /// starting from zero), fused vector updates, no reductions (the estimate's are in setup only).
 template <class Matrix>
@@ -102,8 +105,13 @@ class Chebyshev : public Smoother<Matrix> {
 
   std::string summary() const override {
     std::ostringstream out;
-    out << "chebyshev (degree " << params_.degree << ", interval [" << lambda_min_ << ", "
-        << lambda_max_ << "] of D^{-1} A, sweeps " << params_.sweeps << ")";
+    out << "chebyshev (degree " << params_.degree << ", ";
+    if (lambda_max_ > 0) {
+      out << "interval [" << lambda_min_ << ", " << lambda_max_ << "] of D^{-1} A";
+    } else {
+      out << "interval of D^{-1} A set at setup";
+    }
+    out << ", sweeps " << params_.sweeps << ")";
     return out.str();
   }
   const ChebyshevParams& params() const { return params_; }
