@@ -65,7 +65,9 @@ TEST(Chebyshev, DampsEachEigenmodeByTheChebyshevResidualPolynomial) {
     const double factor = chebyshev_t(degree, (theta - lambda) / delta) / chebyshev_t(degree, theta / delta);
     const auto xs = test::to_std(x);
     for (int i = 0; i < n; ++i) EXPECT_NEAR(xs[i], factor * mode[i], 1e-12) << "mode " << k;
-    if (lambda >= 0.5) EXPECT_LE(std::abs(factor), 1 / chebyshev_t(degree, theta / delta) + 1e-14);
+    if (lambda >= 0.5) {
+      EXPECT_LE(std::abs(factor), 1 / chebyshev_t(degree, theta / delta) + 1e-14);
+    }
   }
 }
 

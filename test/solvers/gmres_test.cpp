@@ -49,7 +49,9 @@ void expect_matches_reference(const CrsMatrix<Scalar>& A, GmresParams params,
     EXPECT_NEAR(result.residual_history[k] / scale, ref.history[k] / scale, eps) << "iteration " << k;
   }
   const double rel = test::reference_relative_residual(A, b, x);
-  if (converges) EXPECT_LE(rel, params.relative_tolerance);
+  if (converges) {
+    EXPECT_LE(rel, params.relative_tolerance);
+  }
   EXPECT_NEAR(result.relative_residual(), rel, 1e-3 * std::max(rel, params.relative_tolerance));
 }
 
