@@ -16,6 +16,9 @@ enum class StopReason {
   indefinite_preconditioner, ///< r^T M^{-1} r < 0: M is not positive definite
   non_finite,                ///< NaN or Inf appeared (in A, b, M or the iterates)
   incompatible_rhs,          ///< b has a component in A's given null space: no solution exists
+  diverged,                  ///< ||r|| > divergence_tolerance * ||r_0|| (StoppingRules)
+  stagnated,                 ///< no progress for stagnation_window iterations (StoppingRules)
+  time_limit,                ///< the wall-time limit was reached (StoppingRules)
 };
 
 inline std::string to_string(StopReason reason) {
@@ -28,6 +31,9 @@ inline std::string to_string(StopReason reason) {
     case StopReason::indefinite_preconditioner: return "indefinite_preconditioner";
     case StopReason::non_finite: return "non_finite";
     case StopReason::incompatible_rhs: return "incompatible_rhs";
+    case StopReason::diverged: return "diverged";
+    case StopReason::stagnated: return "stagnated";
+    case StopReason::time_limit: return "time_limit";
   }
   return "unknown";
 }
@@ -42,6 +48,11 @@ struct SolveResult {
   StopReason reason = StopReason::max_iterations;
   /// Recurrence residual norm after each iteration, index 0 = initial residual.
   std::vector<double> residual_history;
+  /// The Krylov space closed (GMRES: h_{j+1,j} = 0; BiCGStab: s = 0): the iterate is exact up to
+  /// rounding. Reported with reason converged_* when the true residual meets the tolerance.
+  bool happy_breakdown = false;
+  /// Free text on how the solve ended (which quantity broke down, restarts, ...); may be empty.
+  std::string detail;
 
   bool converged() const {
     return reason == StopReason::converged_relative || reason == StopReason::converged_absolute;

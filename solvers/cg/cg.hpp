@@ -61,12 +61,7 @@ class Cg : public Operator<Scalar, Device> {
                      << "' changes from one application to the next (an inner solver run to a "
                         "tolerance); plain CG needs a fixed linear preconditioner: use a fixed "
                         "number of inner steps, or a flexible method");
-    KELP_REQUIRE(params.max_iterations >= 0, InvalidArgument,
-                 "kelp::solvers::Cg: max_iterations = " << params.max_iterations << " < 0");
-    KELP_REQUIRE(params.relative_tolerance >= 0 && params.absolute_tolerance >= 0, InvalidArgument,
-                 "kelp::solvers::Cg: tolerances must be >= 0 (relative_tolerance = "
-                     << params.relative_tolerance << ", absolute_tolerance = "
-                     << params.absolute_tolerance << ")");
+    check_stopping_rules(params, "kelp::solvers::Cg");
   }
 
   void set_monitor(IterationMonitor monitor) { monitor_ = std::move(monitor); }
@@ -180,16 +175,18 @@ class Cg : public Operator<Scalar, Device> {
       result.residual_norm = result.initial_residual_norm = true_residual(b, x, r, false);
       return result;
     }
-    const double tolerance =
-        std::max(params_.relative_tolerance * result.rhs_norm, params_.absolute_tolerance);
+    // Tolerances, divergence, stagnation and the time limit: the shared rules (stopping.hpp).
+    StoppingState stopping(params_, result.rhs_norm);
 
     // r = b - A x (for a zero guess r = b, without an operator application)
     double r_norm = guess == InitialGuess::zero ? residual_from(b, r) : true_residual(b, x, r);
+    stopping.set_initial_residual(r_norm);
+    const double tolerance = stopping.tolerance();
     result.initial_residual_norm = r_norm;
     result.residual_history.push_back(r_norm);
     Scalar rho{};
     StopReason reason = StopReason::max_iterations;
-    bool stop = check_residual(r_norm, tolerance, result, reason) || restart(r, z, p, rho, reason);
+    bool stop = stopping.converged(r_norm, reason) || restart(r, z, p, rho, reason);
 
     // A diagonal preconditioner (Jacobi) is fused into the update: one pass instead of four.
     const const_vector_type inverse_diagonal =
@@ -218,10 +215,11 @@ class Cg : public Operator<Scalar, Device> {
       if (r_norm <= tolerance) {
         // The recurrence claims convergence: trust only the true residual.
         r_norm = true_residual(b, x, r);
-        if (check_residual(r_norm, tolerance, result, reason)) break;
+        if (stopping.converged(r_norm, reason)) break;
         if (restart(r, z, p, rho, reason)) break;
         continue;
       }
+      if (stopping.must_stop(it, r_norm, reason)) break;  // diverged, stagnated, time limit
       const double rho_real = Traits::real(rho_new);
       if (!Traits::is_finite(rho_new)) {
         reason = StopReason::non_finite;
@@ -294,15 +292,6 @@ class Cg : public Operator<Scalar, Device> {
     Kokkos::deep_copy(r, b);
     if (null_space_) null_space_->project(r, reduce_);
     return reduce_.norm2(r);
-  }
-
-  /// True when r_norm meets the tolerance; sets the converged reason.
-  bool check_residual(double r_norm, double tolerance, const SolveResult& result,
-                      StopReason& reason) const {
-    if (!(r_norm <= tolerance)) return false;
-    reason = r_norm <= params_.relative_tolerance * result.rhs_norm ? StopReason::converged_relative
-                                                                     : StopReason::converged_absolute;
-    return true;
   }
 
   /// (Re)starts the recurrence from residual r: z = M^{-1} r, p = z, rho = r^H z.

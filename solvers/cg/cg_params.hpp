@@ -1,15 +1,12 @@
 #pragma once
-/// The parameters of CG (single-vector and block solves).
+/// The parameters of CG (single-vector and block solves): the shared stopping rules.
+
+#include "kelp/solvers/stopping.hpp"
 
 namespace kelp::solvers {
 
-struct CgParams {
-  /// Iteration limit; 1000 suits well-preconditioned problems up to ~10^7 unknowns.
-  int max_iterations = 1000;
-  /// Stop when ||b - A x|| <= relative_tolerance * ||b||. Default 1e-8.
-  double relative_tolerance = 1e-8;
-  /// Or when ||b - A x|| <= absolute_tolerance. Default 0: relative test only.
-  double absolute_tolerance = 0.0;
-};
+/// max_iterations, relative_tolerance, absolute_tolerance, relative_to, divergence_tolerance,
+/// stagnation_window, stagnation_reduction, time_limit_seconds (see StoppingRules).
+struct CgParams : StoppingRules {};
 
 }  // namespace kelp::solvers

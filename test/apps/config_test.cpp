@@ -113,12 +113,13 @@ TEST(Config, DuplicateKeyIsAnError) {
 TEST(Config, UnknownPreconditionerTypeListsChoices) {
   expect_config_error(replace(valid_config, "type: jacobi", "type: jacobbi"),
                       ":8:11: solver.preconditioner.type: unknown preconditioner type 'jacobbi'; "
-                      "allowed: [identity, jacobi, block_jacobi]");
+                      "allowed: [identity, jacobi, block_jacobi, chebyshev, solver]");
 }
 
 TEST(Config, UnknownSolverAndGeneratorTypesListChoices) {
-  expect_config_error(replace(valid_config, "type: cg", "type: gmres"),
-                      ":5:9: solver.type: unknown solver type 'gmres'; allowed: [cg]");
+  expect_config_error(replace(valid_config, "type: cg", "type: minres"),
+                      ":5:9: solver.type: unknown solver type 'minres'; allowed: [cg, gmres, "
+                      "fgmres, bicgstab]");
   expect_config_error(replace(valid_config, "type: laplace3d,", "type: laplace4d,"),
                       ":2:21: problem.generator.type: unknown generator type 'laplace4d'; "
                       "allowed: [laplace1d, laplace2d, laplace2d_9pt, laplace3d, laplace3d_27pt, "
@@ -193,7 +194,7 @@ TEST(Config, MissingSectionAndTypeAreErrors) {
   expect_config_error("problem:\n  generator: {type: laplace1d, nx: 4}\n",
                       ":1:1: missing required key 'solver'; allowed: [task, problem, solver, output]");
   expect_config_error(replace(valid_config, "  type: cg\n", ""),
-                      ":5:3: solver: missing required key 'type'; allowed: [cg]");
+                      ":5:3: solver: missing required key 'type'; allowed: [cg, gmres, fgmres, bicgstab]");
 }
 
 TEST(Config, ShorthandOfTypeWithRequiredKeysIsAnError) {
@@ -340,7 +341,7 @@ TEST(ConfigOverride, BadValueNamesTheOverride) {
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solver.preconditioner.type=ilu"}); },
       "--set solver.preconditioner.type=ilu: solver.preconditioner.type: unknown preconditioner "
-      "type 'ilu'; allowed: [identity, jacobi, block_jacobi]");
+      "type 'ilu'; allowed: [identity, jacobi, block_jacobi, chebyshev, solver]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solver.max_iterations=[1"}); },
       "--set solver.max_iterations=[1: YAML syntax error in the value");

@@ -1,10 +1,13 @@
 #include "kelp/apps/driver/registry/registries.hpp"
 
 #include "kelp/apps/driver/registry/components/cg.hpp"
+#include "kelp/apps/driver/registry/components/chebyshev.hpp"
 #include "kelp/apps/driver/registry/components/generators.hpp"
 #include "kelp/apps/driver/registry/components/identity.hpp"
 #include "kelp/apps/driver/registry/components/jacobi.hpp"
 #include "kelp/apps/driver/registry/components/block_jacobi.hpp"
+#include "kelp/apps/driver/registry/components/krylov.hpp"
+#include "kelp/apps/driver/registry/components/nested_solver.hpp"
 #include "kelp/apps/driver/registry/components/vectors.hpp"
 
 namespace kelp::solvers {
@@ -45,14 +48,16 @@ PreconditionerRegistry& preconditioner_registry() {
   static PreconditionerRegistry registry("preconditioner");
   static const bool registered =
       (components::register_identity(registry), components::register_jacobi(registry),
-       components::register_block_jacobi(registry), true);
+       components::register_block_jacobi(registry), components::register_chebyshev(registry),
+       components::register_nested_solver(registry), true);
   (void)registered;
   return registry;
 }
 
 SolverRegistry& solver_registry() {
   static SolverRegistry registry("solver");
-  static const bool registered = (components::register_cg(registry), true);
+  static const bool registered =
+      (components::register_cg(registry), components::register_krylov(registry), true);
   (void)registered;
   return registry;
 }

@@ -53,10 +53,10 @@ GeneratorRegistry& generator_registry();
 VectorRegistry& rhs_registry();
 /// Types: zero, file (components/vectors.hpp).
 VectorRegistry& initial_guess_registry();
-/// Types: identity, jacobi, block_jacobi (components/identity.hpp, components/jacobi.hpp,
-/// components/block_jacobi.hpp).
+/// Types: identity, jacobi, block_jacobi, chebyshev, solver (components/identity.hpp, jacobi.hpp,
+/// block_jacobi.hpp, chebyshev.hpp, nested_solver.hpp).
 PreconditionerRegistry& preconditioner_registry();
-/// Types: cg (components/cg.hpp).
+/// Types: cg, gmres, fgmres, bicgstab (components/cg.hpp, components/krylov.hpp).
 SolverRegistry& solver_registry();
 
 /// Params with no fields (identity, rhs ones, ...).

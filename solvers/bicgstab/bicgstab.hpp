@@ -1,0 +1,251 @@
+#pragma once
+/// BiCGStab, right-preconditioned, for general square A.
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/initial_guess.hpp"
+#include "kelp/kernels/core/operator.hpp"
+#include "kelp/kernels/core/profiling_region.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/reduction.hpp"
+#include "kelp/solvers/solve_result.hpp"
+#include "kelp/solvers/stopping.hpp"
+
+namespace kelp::solvers {
+
+/// BiCGStab parameters: the shared stopping rules.
+struct BicgstabParams : StoppingRules {};
+
+/// BiCGStab (van der Vorst 1992; Saad, "Iterative Methods", Alg. 7.7), right-preconditioned
+/// (x = M^{-1} u), so its residual is the true b - A x.
+///
+/// Honest breakdown reasons: rho = r_hat^H r = 0 or r_hat^H v = 0 (the shadow residual became
+/// orthogonal; detail "rho") and omega = 0 or t = 0 (detail "omega") stop with reason breakdown,
+/// unless the true residual already meets the tolerance. s = 0 after the half step is the happy
+/// breakdown (x is exact to rounding). Convergence is confirmed on the true residual; when the
+/// recurrence drifted, the iteration restarts from the true residual with a new shadow vector.
+/// Per iteration: 2 operator and 2 preconditioner applies, 4 reductions.
+template <class Scalar, class Device = DefaultDevice, class Reduction = LocalReduction>
+class Bicgstab : public Operator<Scalar, Device> {
+ public:
+  using vector_type = VectorView<Scalar, Device>;
+  using const_vector_type = ConstVectorView<Scalar, Device>;
+  using Traits = ScalarTraits<Scalar>;
+
+  Bicgstab(std::shared_ptr<const Operator<Scalar, Device>> A,
+           std::shared_ptr<const Operator<Scalar, Device>> M, BicgstabParams params,
+           Reduction reduce = {})
+      : A_(std::move(A)), M_(std::move(M)), params_(params), reduce_(reduce) {
+    KELP_REQUIRE(A_ != nullptr && M_ != nullptr, InvalidArgument,
+                 "kelp::solvers::Bicgstab: operator and preconditioner must not be null");
+    KELP_REQUIRE(A_->num_rows() == A_->num_cols(), DimensionMismatch,
+                 "kelp::solvers::Bicgstab: operator is " << A_->num_rows() << " x "
+                                                         << A_->num_cols() << ", expected square");
+    KELP_REQUIRE(M_->num_rows() == A_->num_rows() && M_->num_cols() == A_->num_cols(),
+                 DimensionMismatch,
+                 "kelp::solvers::Bicgstab: preconditioner is " << M_->num_rows() << " x "
+                     << M_->num_cols() << ", operator is " << A_->num_rows() << " x "
+                     << A_->num_cols());
+    KELP_REQUIRE(!M_->is_variable(), InvalidArgument,
+                 "kelp::solvers::Bicgstab: the preconditioner '"
+                     << M_->summary()
+                     << "' changes from one application to the next; BiCGStab needs a fixed "
+                        "linear preconditioner: use fgmres");
+    check_stopping_rules(params, "kelp::solvers::Bicgstab");
+  }
+
+  void set_monitor(IterationMonitor monitor) { monitor_ = std::move(monitor); }
+  const SolveResult& last_result() const { return last_result_; }
+  const BicgstabParams& params() const { return params_; }
+  bool is_variable() const override { return true; }
+
+  SolveResult solve(const_vector_type b, vector_type x,
+                    InitialGuess guess = InitialGuess::provided) const {
+    const ProfilingRegion region("kelp::solvers::Bicgstab::solve");
+    last_result_ = solve_impl(b, x, guess);
+    return last_result_;
+  }
+
+  Ordinal num_rows() const override { return A_->num_rows(); }
+  Ordinal num_cols() const override { return A_->num_cols(); }
+  std::string summary() const override {
+    std::ostringstream out;
+    out << "bicgstab (max_iterations " << params_.max_iterations << ", relative_tolerance "
+        << params_.relative_tolerance << ") preconditioned by " << M_->summary();
+    return out.str();
+  }
+
+ protected:
+  void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
+                  OperatorMode) const override {
+    ensure_workspace(x.extent(0));
+    solve(x, work_.solution, InitialGuess::zero);
+    kernels::axpby(alpha, work_.solution, beta, y);
+  }
+
+ private:
+  SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
+    const Ordinal n = A_->num_rows();
+    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
+                 DimensionMismatch,
+                 "kelp::solvers::Bicgstab::solve: dimension mismatch: operator is "
+                     << n << " x " << n << ", b has " << b.extent(0) << " rows, x has "
+                     << x.extent(0));
+    ensure_workspace(n);
+    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
+    const vector_type r = work_.r, r_hat = work_.r_hat, p = work_.p, v = work_.v, s = work_.s,
+                      t = work_.t, p_hat = work_.p_hat, s_hat = work_.s_hat;
+
+    SolveResult result;
+    result.rhs_norm = reduce_.norm2(b);
+    if (!std::isfinite(result.rhs_norm)) {
+      result.reason = StopReason::non_finite;
+      result.residual_norm = result.initial_residual_norm = result.rhs_norm;
+      return result;
+    }
+    if (result.rhs_norm == 0) {
+      kernels::fill(x, Scalar(0));
+      result.reason = StopReason::converged_absolute;
+      result.residual_history.push_back(0);
+      return result;
+    }
+    StoppingState stopping(params_, result.rhs_norm);
+    double r_norm = true_residual(b, x, r);
+    stopping.set_initial_residual(r_norm);
+    const double tolerance = stopping.tolerance();
+    result.initial_residual_norm = r_norm;
+    result.residual_history.push_back(r_norm);
+
+    StopReason reason = StopReason::max_iterations;
+    bool stop = stopping.converged(r_norm, reason);
+    Scalar rho = restart(r, r_hat, p);
+    int it = 0;
+    while (!stop && it < params_.max_iterations) {
+      ++it;
+      if (rho == Scalar(0)) {
+        reason = StopReason::breakdown;
+        result.detail = "rho = r_hat^H r = 0";
+        break;
+      }
+      M_->apply(p, p_hat);
+      A_->apply(p_hat, v);
+      const Scalar rv = reduce_.dot(r_hat, v);
+      if (!Traits::is_finite(rv)) {
+        reason = StopReason::non_finite;
+        break;
+      }
+      if (rv == Scalar(0)) {
+        reason = StopReason::breakdown;
+        result.detail = "rho: r_hat^H A M^{-1} p = 0";
+        break;
+      }
+      const Scalar alpha = rho / rv;
+      kernels::update(Scalar(1), r, Scalar(0), s, -alpha, v);  // s = r - alpha v
+      const double s_norm = reduce_.norm2(s);
+      if (s_norm <= tolerance || s_norm == 0) {
+        kernels::axpby(alpha, p_hat, Scalar(1), x);  // half step suffices
+        result.residual_history.push_back(s_norm);
+        if (monitor_) monitor_(it, s_norm, s_norm / result.rhs_norm);
+        if (s_norm == 0) result.happy_breakdown = true;
+        r_norm = true_residual(b, x, r);
+        if (stopping.converged(r_norm, reason)) break;
+        rho = restart(r, r_hat, p);
+        continue;
+      }
+      M_->apply(s, s_hat);
+      A_->apply(s_hat, t);
+      const auto [ts, tt] = reduce_.dots(t, s, t, t);
+      if (!Traits::is_finite(ts) || !Traits::is_finite(tt)) {
+        reason = StopReason::non_finite;
+        break;
+      }
+      if (Traits::real(tt) == 0) {
+        reason = StopReason::breakdown;
+        result.detail = "omega: t = A M^{-1} s = 0";
+        break;
+      }
+      const Scalar omega = ts / tt;
+      kernels::update(alpha, p_hat, Scalar(1), x, omega, s_hat);  // x += alpha p_hat + omega s_hat
+      kernels::update(Scalar(1), s, Scalar(0), r, -omega, t);     // r = s - omega t
+      const auto [rho_new, rr] = reduce_.dots(r_hat, r, r, r);
+      r_norm = std::sqrt(Traits::real(rr));
+      result.residual_history.push_back(r_norm);
+      if (monitor_) monitor_(it, r_norm, r_norm / result.rhs_norm);
+      if (!std::isfinite(r_norm)) {
+        reason = StopReason::non_finite;
+        break;
+      }
+      if (r_norm <= tolerance) {
+        r_norm = true_residual(b, x, r);  // trust only the true residual
+        if (stopping.converged(r_norm, reason)) break;
+        rho = restart(r, r_hat, p);
+        continue;
+      }
+      if (stopping.must_stop(it, r_norm, reason)) break;
+      if (omega == Scalar(0)) {
+        reason = StopReason::breakdown;
+        result.detail = "omega = t^H s / t^H t = 0";
+        break;
+      }
+      const Scalar beta = (rho_new / rho) * (alpha / omega);
+      rho = rho_new;
+      kernels::update(Scalar(1), r, beta, p, -beta * omega, v);  // p = r + beta (p - omega v)
+    }
+    result.iterations = it;
+    result.reason = reason;
+    result.residual_norm = true_residual(b, x, r);
+    if (result.reason == StopReason::breakdown && stopping.converged(result.residual_norm, reason)) {
+      result.reason = reason;  // broke down exactly when it had converged
+    }
+    if (result.converged() && !(result.residual_norm <= tolerance)) {
+      result.reason = StopReason::max_iterations;
+    }
+    if (!std::isfinite(result.residual_norm)) result.reason = StopReason::non_finite;
+    return result;
+  }
+
+  /// Starts the recurrence from r: r_hat = p = r; returns rho = r^H r.
+  Scalar restart(const_vector_type r, vector_type r_hat, vector_type p) const {
+    Kokkos::deep_copy(r_hat, r);
+    Kokkos::deep_copy(p, r);
+    return reduce_.dot(r_hat, r);
+  }
+
+  double true_residual(const_vector_type b, const_vector_type x, vector_type r) const {
+    A_->apply(x, r, Scalar(-1), Scalar(0));
+    kernels::axpby(Scalar(1), b, Scalar(1), r);
+    return reduce_.norm2(r);
+  }
+
+  struct Workspace {
+    vector_type r, r_hat, p, v, s, t, p_hat, s_hat, solution;
+  };
+  void ensure_workspace(std::size_t n) const {
+    if (work_.r.extent(0) == n && work_.r.data() != nullptr) return;
+    const auto make = [n](const char* label) {
+      return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+    };
+    work_ = {make("kelp::Bicgstab::r"),     make("kelp::Bicgstab::r_hat"),
+             make("kelp::Bicgstab::p"),     make("kelp::Bicgstab::v"),
+             make("kelp::Bicgstab::s"),     make("kelp::Bicgstab::t"),
+             make("kelp::Bicgstab::p_hat"), make("kelp::Bicgstab::s_hat"),
+             make("kelp::Bicgstab::solution")};
+  }
+
+  std::shared_ptr<const Operator<Scalar, Device>> A_;
+  std::shared_ptr<const Operator<Scalar, Device>> M_;
+  BicgstabParams params_;
+  Reduction reduce_;
+  IterationMonitor monitor_;
+  mutable Workspace work_;
+  mutable SolveResult last_result_;
+};
+
+#define KELP_BICGSTAB_ETI(PREFIX, S) PREFIX template class Bicgstab<S, DefaultDevice, LocalReduction>;
+KELP_ETI_FOR_EACH_SCALAR(KELP_BICGSTAB_ETI, extern)
+
+}  // namespace kelp::solvers

@@ -1,0 +1,6 @@
+// BiCGStab for double: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/solvers/bicgstab/bicgstab.hpp"
+
+namespace kelp::solvers {
+KELP_BICGSTAB_ETI(KELP_ETI_DEFINE, double)
+}  // namespace kelp::solvers

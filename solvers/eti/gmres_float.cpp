@@ -1,0 +1,6 @@
+// GMRES(m) / FGMRES(m) for float: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/solvers/gmres/gmres.hpp"
+
+namespace kelp::solvers {
+KELP_GMRES_ETI(KELP_ETI_DEFINE, float)
+}  // namespace kelp::solvers

@@ -1,0 +1,368 @@
+#pragma once
+/// GMRES(m) and flexible GMRES(m), right-preconditioned, for general square A.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/core/eti.hpp"
+#include "kelp/kernels/core/initial_guess.hpp"
+#include "kelp/kernels/core/operator.hpp"
+#include "kelp/kernels/core/profiling_region.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/gmres/gmres_params.hpp"
+#include "kelp/solvers/gmres/impl/combine_columns.hpp"
+#include "kelp/solvers/gmres/impl/givens.hpp"
+#include "kelp/solvers/reduction.hpp"
+#include "kelp/solvers/solve_result.hpp"
+#include "kelp/solvers/stopping.hpp"
+
+namespace kelp::solvers {
+
+/// Restarted GMRES (Saad & Schultz 1986; Saad, "Iterative Methods", Alg. 6.9 and 9.5 for the
+/// flexible form), right-preconditioned: solves A M^{-1} u = b, x = M^{-1} u, so the residual it
+/// minimises is the true, unpreconditioned b - A x.
+///
+/// Each cycle builds an orthonormal Krylov basis V (m + 1 vectors) by CGS2 (default: two block
+/// reductions per step, the right choice for many ranks and GPUs) or MGS, reduces the Hessenberg
+/// matrix with Givens rotations on the host, and updates x once per cycle. Convergence is
+/// declared only on the TRUE residual, recomputed at each restart; a recurrence estimate that
+/// meets the tolerance ends the cycle early. When the Krylov space closes (h_{j+1,j} = 0 to
+/// rounding) the result notes happy_breakdown; with a small true residual it is converged.
+/// With flexible = true (FGMRES), M may be variable (an inner solver); plain GMRES refuses such M.
+/// Per step: 1 operator apply, 1 preconditioner apply, CGS2: 2 gram reductions + 1 norm.
+template <class Scalar, class Device = DefaultDevice, class Reduction = LocalReduction>
+class Gmres : public Operator<Scalar, Device> {
+ public:
+  using vector_type = VectorView<Scalar, Device>;
+  using const_vector_type = ConstVectorView<Scalar, Device>;
+  using multivector_type = MultiVectorView<Scalar, Kokkos::LayoutLeft, Device>;
+  using Traits = ScalarTraits<Scalar>;
+  using Real = typename Traits::magnitude_type;
+
+  /// @param[in] A  the square operator; @param[in] M  the right preconditioner (~ A^{-1})
+  Gmres(std::shared_ptr<const Operator<Scalar, Device>> A,
+        std::shared_ptr<const Operator<Scalar, Device>> M, GmresParams params, Reduction reduce = {})
+      : A_(std::move(A)), M_(std::move(M)), params_(params), reduce_(reduce) {
+    KELP_REQUIRE(A_ != nullptr && M_ != nullptr, InvalidArgument,
+                 "kelp::solvers::Gmres: operator and preconditioner must not be null");
+    KELP_REQUIRE(A_->num_rows() == A_->num_cols(), DimensionMismatch,
+                 "kelp::solvers::Gmres: operator is " << A_->num_rows() << " x " << A_->num_cols()
+                                                      << ", expected square");
+    KELP_REQUIRE(M_->num_rows() == A_->num_rows() && M_->num_cols() == A_->num_cols(),
+                 DimensionMismatch,
+                 "kelp::solvers::Gmres: preconditioner is " << M_->num_rows() << " x "
+                     << M_->num_cols() << ", operator is " << A_->num_rows() << " x "
+                     << A_->num_cols());
+    KELP_REQUIRE(params.restart >= 1, InvalidArgument,
+                 "kelp::solvers::Gmres: restart = " << params.restart
+                                                    << ", expected >= 1 Krylov vectors per cycle");
+    KELP_REQUIRE(params.flexible || !M_->is_variable(), InvalidArgument,
+                 "kelp::solvers::Gmres: the preconditioner '"
+                     << M_->summary()
+                     << "' changes from one application to the next; use flexible GMRES "
+                        "(flexible: true, solver type fgmres)");
+    check_stopping_rules(params, "kelp::solvers::Gmres");
+  }
+
+  void set_monitor(IterationMonitor monitor) { monitor_ = std::move(monitor); }
+  const SolveResult& last_result() const { return last_result_; }
+  const GmresParams& params() const { return params_; }
+  /// GMRES run to a tolerance is not a fixed linear operator.
+  bool is_variable() const override { return true; }
+
+  /// Solves A x = b; x is the approximate solution on exit.
+  SolveResult solve(const_vector_type b, vector_type x,
+                    InitialGuess guess = InitialGuess::provided) const {
+    const ProfilingRegion region(params_.flexible ? "kelp::solvers::Fgmres::solve"
+                                                  : "kelp::solvers::Gmres::solve");
+    last_result_ = solve_impl(b, x, guess);
+    return last_result_;
+  }
+
+  Ordinal num_rows() const override { return A_->num_rows(); }
+  Ordinal num_cols() const override { return A_->num_cols(); }
+  std::string summary() const override {
+    std::ostringstream out;
+    out << (params_.flexible ? "fgmres(" : "gmres(") << params_.restart << ", "
+        << to_string(params_.orthogonalization) << ", max_iterations " << params_.max_iterations
+        << ", relative_tolerance " << params_.relative_tolerance << ") preconditioned by "
+        << M_->summary();
+    return out.str();
+  }
+
+ protected:
+  /// As an operator: y = alpha * x_gmres + beta * y, x_gmres solving A x_gmres = x from 0.
+  void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
+                  OperatorMode) const override {
+    ensure_workspace(x.extent(0));
+    solve(x, work_.solution, InitialGuess::zero);
+    kernels::axpby(alpha, work_.solution, beta, y);
+  }
+
+ private:
+  using HostMatrix = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  /// Host state of one cycle: Hessenberg H ((m + 1) x m, column-major), rotations, g = beta e_1
+  /// rotated.
+  struct Cycle {
+    std::vector<Scalar> h, g, y;
+    std::vector<impl::Givens<Scalar>> rotations;
+    Scalar& H(int i, int j) { return h[static_cast<std::size_t>(j) * (m + 1) + i]; }
+    int m = 0;
+  };
+
+  SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
+    const Ordinal n = A_->num_rows();
+    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
+                 DimensionMismatch,
+                 "kelp::solvers::Gmres::solve: dimension mismatch: operator is "
+                     << n << " x " << n << ", b has " << b.extent(0) << " rows, x has "
+                     << x.extent(0));
+    ensure_workspace(n);
+    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
+    const vector_type r = work_.r;
+
+    SolveResult result;
+    result.rhs_norm = reduce_.norm2(b);
+    if (!std::isfinite(result.rhs_norm)) {
+      result.reason = StopReason::non_finite;
+      result.residual_norm = result.initial_residual_norm = result.rhs_norm;
+      return result;
+    }
+    if (result.rhs_norm == 0) {
+      kernels::fill(x, Scalar(0));
+      result.reason = StopReason::converged_absolute;
+      result.residual_history.push_back(0);
+      return result;
+    }
+    StoppingState stopping(params_, result.rhs_norm);
+    double r_norm = true_residual(b, x, r);
+    stopping.set_initial_residual(r_norm);
+    result.initial_residual_norm = r_norm;
+    result.residual_history.push_back(r_norm);
+
+    const int m = params_.restart;
+    Cycle cycle;
+    cycle.m = m;
+    cycle.h.assign(static_cast<std::size_t>(m + 1) * m, Scalar(0));
+    cycle.g.assign(m + 1, Scalar(0));
+    cycle.y.assign(m + 1, Scalar(0));
+    cycle.rotations.assign(m, impl::Givens<Scalar>());
+
+    StopReason reason = StopReason::max_iterations;
+    int it = 0;
+    bool previous_cycle_closed = false;
+    for (;;) {
+      if (!std::isfinite(r_norm)) {
+        reason = StopReason::non_finite;
+        break;
+      }
+      if (stopping.converged(r_norm, reason)) break;
+      if (previous_cycle_closed) {
+        // The Krylov space closed, yet the true residual misses the tolerance: A (or M) is
+        // singular on it, or rounding dominates. Another cycle would repeat the same space.
+        reason = StopReason::breakdown;
+        result.detail = "Krylov space closed (h_{j+1,j} = 0) with the true residual above tolerance";
+        break;
+      }
+      if (it >= params_.max_iterations) {
+        reason = StopReason::max_iterations;
+        break;
+      }
+      bool closed = false;
+      bool stop = false;
+      const int k = arnoldi_cycle(r, r_norm, cycle, it, stopping, result, closed, stop, reason);
+      if (k > 0 && !update_solution(cycle, k, x)) {
+        reason = StopReason::breakdown;
+        result.detail = "singular Hessenberg matrix (A M^{-1} singular on the Krylov space)";
+        break;
+      }
+      if (closed) result.happy_breakdown = true;
+      previous_cycle_closed = closed;
+      r_norm = true_residual(b, x, r);  // restart from, and judge by, the true residual
+      if (stop) {
+        stopping.converged(r_norm, reason);  // a stop on the last step may still have converged
+        break;
+      }
+    }
+    result.iterations = it;
+    result.reason = reason;
+    result.residual_norm = true_residual(b, x, r);
+    if (result.converged() && !(result.residual_norm <= stopping.tolerance())) {
+      result.reason = StopReason::max_iterations;
+    }
+    if (!std::isfinite(result.residual_norm)) result.reason = StopReason::non_finite;
+    return result;
+  }
+
+  /// One Arnoldi cycle from residual r (norm beta): at most m steps; returns the number k of
+  /// basis vectors whose combination updates x. Sets `closed` on a happy breakdown and `stop`
+  /// (with reason) when a stopping rule other than the tolerance ends the solve.
+  int arnoldi_cycle(const_vector_type r, double beta, Cycle& cycle, int& it,
+                    StoppingState& stopping, SolveResult& result, bool& closed, bool& stop,
+                    StopReason& reason) const {
+    const int m = cycle.m;
+    const auto V = work_.V;
+    std::fill(cycle.h.begin(), cycle.h.end(), Scalar(0));
+    std::fill(cycle.g.begin(), cycle.g.end(), Scalar(0));
+    cycle.g[0] = Scalar(beta);
+    kernels::axpby(Scalar(1.0 / beta), r, Scalar(0), column(V, 0));  // v_0 = r / beta
+    const double tolerance = stopping.tolerance();
+    int j = 0;
+    for (; j < m && it < params_.max_iterations; ++j) {
+      // z = M^{-1} v_j (kept per column when flexible), w = A z into v_{j+1}
+      const vector_type z = params_.flexible ? column(work_.Z, j) : work_.z;
+      M_->apply(column(V, j), z);
+      const vector_type w = column(V, j + 1);
+      A_->apply(z, w);
+      const double w_norm = orthogonalize(j, cycle);
+      ++it;
+      cycle.H(j + 1, j) = Scalar(w_norm);
+      // The Krylov space closed when w vanished against its projection (rounding level).
+      Real column_norm = 0;
+      for (int i = 0; i <= j + 1; ++i) column_norm += Traits::abs2(cycle.H(i, j));
+      column_norm = std::sqrt(column_norm);
+      const bool happy = !(w_norm > 100 * std::numeric_limits<Real>::epsilon() * column_norm);
+      if (!happy) kernels::scal(Scalar(1.0 / w_norm), w);
+      if (happy) cycle.H(j + 1, j) = Scalar(0);
+      for (int i = 0; i < j; ++i) cycle.rotations[i].apply(cycle.H(i, j), cycle.H(i + 1, j));
+      cycle.rotations[j] = impl::Givens<Scalar>::make(cycle.H(j, j), cycle.H(j + 1, j));
+      cycle.rotations[j].apply(cycle.H(j, j), cycle.H(j + 1, j));
+      cycle.rotations[j].apply(cycle.g[j], cycle.g[j + 1]);
+      const double estimate = Traits::abs(cycle.g[j + 1]);
+      result.residual_history.push_back(estimate);
+      if (monitor_) monitor_(it, estimate, estimate / result.rhs_norm);
+      if (!std::isfinite(w_norm) || !std::isfinite(estimate)) {
+        reason = StopReason::non_finite;
+        stop = true;
+        return 0;  // do not add NaN to x
+      }
+      if (happy) {
+        closed = true;
+        return j + 1;
+      }
+      if (estimate <= tolerance) return j + 1;  // confirmed on the true residual by the caller
+      if (stopping.must_stop(it, estimate, reason)) {
+        stop = true;
+        return j + 1;
+      }
+    }
+    return j;
+  }
+
+  /// Orthogonalises w = v_{j+1} against v_0..v_j, writes H(0..j, j); returns ||w||.
+  double orthogonalize(int j, Cycle& cycle) const {
+    const auto V = work_.V;
+    const vector_type w = column(V, j + 1);
+    const auto basis = Kokkos::subview(V, Kokkos::ALL, std::make_pair(0, j + 1));
+    if (params_.orthogonalization == Orthogonalization::mgs) {
+      for (int i = 0; i <= j; ++i) {
+        const Scalar hij = reduce_.dot(column(V, i), w);
+        cycle.H(i, j) = hij;
+        kernels::axpby(-hij, column(V, i), Scalar(1), w);
+      }
+      return reduce_.norm2(w);
+    }
+    // CGS2: h = V^H w; w -= V h; twice (Giraud et al. 2005: twice is enough).
+    const auto w_block = Kokkos::subview(V, Kokkos::ALL, std::make_pair(j + 1, j + 2));
+    for (int pass = 0; pass < 2; ++pass) {
+      HostMatrix coefficients(cycle.y.data(), j + 1, 1);
+      reduce_.gram(basis, w_block, coefficients);
+      for (int i = 0; i <= j; ++i) {
+        cycle.H(i, j) += cycle.y[i];
+        work_.coefficients_host(i) = -cycle.y[i];
+      }
+      Kokkos::deep_copy(work_.coefficients, work_.coefficients_host);
+      impl::combine_columns(V, work_.coefficients, static_cast<std::size_t>(j + 1), w, false);
+    }
+    return reduce_.norm2(w);
+  }
+
+  /// Solves the triangular system R y = g and updates x += M^{-1} V y (Z y when flexible).
+  /// When R is singular (A M^{-1} singular on the Krylov space), only its leading nonsingular
+  /// block is used: the least-squares solution on the first basis vectors; returns false then.
+  bool update_solution(Cycle& cycle, int k, vector_type x) const {
+    Real largest = 0;
+    for (int i = 0; i < k; ++i) largest = std::max(largest, Traits::abs(cycle.H(i, i)));
+    int used = 0;
+    while (used < k && Traits::abs(cycle.H(used, used)) >
+                           100 * std::numeric_limits<Real>::epsilon() * largest) {
+      ++used;
+    }
+    for (int i = used - 1; i >= 0; --i) {
+      Scalar sum = cycle.g[i];
+      for (int l = i + 1; l < used; ++l) sum -= cycle.H(i, l) * cycle.y[l];
+      cycle.y[i] = sum / cycle.H(i, i);
+    }
+    if (used == 0) return false;
+    for (int i = 0; i < used; ++i) work_.coefficients_host(i) = cycle.y[i];
+    Kokkos::deep_copy(work_.coefficients, work_.coefficients_host);
+    if (params_.flexible) {
+      impl::combine_columns(work_.Z, work_.coefficients, static_cast<std::size_t>(used), x, false);
+    } else {
+      impl::combine_columns(work_.V, work_.coefficients, static_cast<std::size_t>(used), work_.t,
+                            true);
+      M_->apply(work_.t, work_.z);
+      kernels::axpby(Scalar(1), work_.z, Scalar(1), x);
+    }
+    return used == k;
+  }
+
+  /// r = b - A x; returns ||r||.
+  double true_residual(const_vector_type b, const_vector_type x, vector_type r) const {
+    A_->apply(x, r, Scalar(-1), Scalar(0));
+    kernels::axpby(Scalar(1), b, Scalar(1), r);
+    return reduce_.norm2(r);
+  }
+
+  static vector_type column(const multivector_type& V, int j) {
+    return Kokkos::subview(V, Kokkos::ALL, j);
+  }
+
+  struct Workspace {
+    multivector_type V, Z;
+    vector_type r, z, t, solution, coefficients;
+    typename vector_type::HostMirror coefficients_host;
+  };
+  /// Allocated on the first solve, reused while the size stays the same.
+  void ensure_workspace(std::size_t n) const {
+    if (work_.r.extent(0) == n && work_.r.data() != nullptr) return;
+    const auto make = [n](const char* label) {
+      return vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+    };
+    const std::size_t m = static_cast<std::size_t>(params_.restart);
+    work_.V = multivector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Gmres::V"), n,
+                               m + 1);
+    if (params_.flexible) {
+      work_.Z = multivector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::Gmres::Z"),
+                                 n, m);
+    }
+    work_.r = make("kelp::Gmres::r");
+    work_.z = make("kelp::Gmres::z");
+    work_.t = make("kelp::Gmres::t");
+    work_.solution = make("kelp::Gmres::solution");
+    work_.coefficients = vector_type("kelp::Gmres::coefficients", m + 1);
+    work_.coefficients_host = Kokkos::create_mirror_view(work_.coefficients);
+  }
+
+  std::shared_ptr<const Operator<Scalar, Device>> A_;
+  std::shared_ptr<const Operator<Scalar, Device>> M_;
+  GmresParams params_;
+  Reduction reduce_;
+  IterationMonitor monitor_;
+  // Mutable: solve() and apply() are const; one Gmres object is not for concurrent use.
+  mutable Workspace work_;
+  mutable SolveResult last_result_;
+};
+
+// Compiled once for the standard scalars, in solvers/eti/ (see kernels/core/eti.hpp).
+#define KELP_GMRES_ETI(PREFIX, S) PREFIX template class Gmres<S, DefaultDevice, LocalReduction>;
+KELP_ETI_FOR_EACH_SCALAR(KELP_GMRES_ETI, extern)
+
+}  // namespace kelp::solvers

@@ -1,0 +1,104 @@
+// YAML for the Krylov solvers (gmres, fgmres, bicgstab), the chebyshev preconditioner and nested
+// solvers as preconditioners: strict keys and types, defaults written back, composition rules.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "kelp/apps/driver/registry/components/krylov.hpp"
+#include "kelp/apps/driver/run/run.hpp"
+#include "test/support/expect.hpp"
+
+namespace kelp {
+namespace {
+
+using config::ConfigDocument;
+using solvers::RunConfig;
+
+RunConfig parse_text(const std::string& text) {
+  return solvers::parse_run_config(ConfigDocument::from_string(text, "text.yaml").root());
+}
+
+std::string config_with(const std::string& solver) {
+  return "problem:\n"
+         "  generator: {type: convection_diffusion, nx: 6, ny: 5, nz: 4, wx: 20, wy: 10}\n"
+         "  rhs: {type: ones}\n"
+         "solver: " + solver + "\n"
+         "output: {monitor_every: 0, fail_on_no_convergence: false}\n";
+}
+
+solvers::RunResult run_text(const std::string& text, std::ostringstream& out) {
+  return solvers::run(parse_text(text), out);
+}
+
+TEST(KrylovConfig, GmresKeysAreCheckedAndDefaultsWritten) {
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: gmres, restrat: 10}")); },
+      "solver: unknown key 'restrat'; allowed: [type, restart, orthogonalization, max_iterations, "
+      "relative_tolerance, absolute_tolerance, relative_to, divergence_tolerance, "
+      "stagnation_window, stagnation_reduction, time_limit_seconds, preconditioner]");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: gmres, restart: ten}")); },
+      "solver.restart: expected an integer, got 'ten'");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: gmres, restart: 0}")); }, "solver.restart");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: gmres, orthogonalization: householder}")); },
+      "unknown value 'householder'; allowed: [cgs2, mgs]");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: bicgstab, relative_to: b}")); },
+      "unknown value 'b'; allowed: [rhs, initial_residual]");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: cg, preconditioner: {type: chebyshev, degree: 0}}")); },
+      "solver.preconditioner.degree");
+  const auto config = parse_text(config_with("{type: fgmres, orthogonalization: mgs}"));
+  const auto& gmres = config.solver.params<solvers::components::GmresConfig>();
+  EXPECT_EQ(gmres.params.restart, 30);
+  EXPECT_EQ(gmres.params.orthogonalization, solvers::Orthogonalization::mgs);
+  const std::string printed = solvers::effective_config(config);
+  EXPECT_NE(printed.find("  orthogonalization: mgs\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("  relative_to: rhs\n"), std::string::npos) << printed;
+  EXPECT_EQ(solvers::effective_config(parse_text(printed)), printed);
+}
+
+TEST(KrylovConfig, EveryNewSolverConvergesOnConvectionDiffusion) {
+  for (const char* solver : {"{type: gmres, preconditioner: jacobi}",
+                             "{type: gmres, orthogonalization: mgs, restart: 5}",
+                             "{type: fgmres, preconditioner: jacobi}",
+                             "{type: bicgstab, preconditioner: jacobi}"}) {
+    SCOPED_TRACE(solver);
+    std::ostringstream out;
+    const auto result = run_text(config_with(solver), out);
+    EXPECT_TRUE(result.solve.converged()) << out.str();
+    EXPECT_LE(result.true_relative_residual, 1e-8);
+  }
+}
+
+TEST(KrylovConfig, NestedSolverOnlyUnderAFlexibleMethod) {
+  const std::string inner =
+      "{type: solver, solver: {type: cg, relative_tolerance: 1.0e-2, preconditioner: jacobi}}";
+  std::ostringstream out;
+  const auto text = [&](const char* outer) {
+    return "problem:\n  generator: {type: laplace3d, nx: 6, ny: 6, nz: 6}\n  rhs: {type: ones}\n"
+           "solver: {type: " + std::string(outer) + ", preconditioner: " + inner + "}\n"
+           "output: {monitor_every: 0}\n";
+  };
+  const auto result = run_text(text("fgmres"), out);
+  EXPECT_TRUE(result.solve.converged()) << out.str();
+  for (const char* outer : {"cg", "gmres", "bicgstab"}) {
+    SCOPED_TRACE(outer);
+    std::ostringstream refused;
+    test::expect_throw_containing<InvalidArgument>([&] { run_text(text(outer), refused); },
+                                                   "changes from one application to the next");
+  }
+  // Two levels deep: fgmres(fgmres(cg)).
+  const auto deep = run_text(
+      "problem:\n  generator: {type: laplace3d, nx: 6, ny: 6, nz: 6}\n  rhs: {type: ones}\n"
+      "solver: {type: fgmres, preconditioner: {type: solver, solver: {type: fgmres, "
+      "max_iterations: 3, preconditioner: " + inner + "}}}\n"
+      "output: {monitor_every: 0}\n", out);
+  EXPECT_TRUE(deep.solve.converged()) << out.str();
+}
+
+}  // namespace
+}  // namespace kelp
