@@ -11,9 +11,10 @@
 
 namespace kelp::solvers::impl {
 
-/// Rows per work item of the LOBPCG kernels on instances of ExecSpace.
+/// Rows per work item of the LOBPCG kernels on instances of ExecSpace (called in device code,
+/// hence KOKKOS_INLINE_FUNCTION: nvcc does not relax constexpr host functions by default).
 template <class ExecSpace>
-constexpr std::size_t lobpcg_chunk() {
+KOKKOS_INLINE_FUNCTION constexpr std::size_t lobpcg_chunk() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 64 : 1;
 }
 
