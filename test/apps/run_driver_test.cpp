@@ -146,11 +146,11 @@ TEST(ConfigEnums, UnknownTaskListsTheTasks) {
   const std::string rest = small_problem("double");
 
   test::expect_throw_containing<ConfigError>(
-      [&] { parse("task: eigen\n" + rest); },
-      "text.yaml:1:7: task: unknown value 'eigen'; allowed: [solve]");
+      [&] { parse("task: kpm\n" + rest); },
+      "text.yaml:1:7: task: unknown value 'kpm'; allowed: [solve, eigen]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse("task: {type: dos}\n" + rest); },
-      "text.yaml:1:14: task.type: unknown value 'dos'; allowed: [solve]");
+      "text.yaml:1:14: task.type: unknown value 'dos'; allowed: [solve, eigen]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse("task: {type: solve, repeat: 0}\n" + rest); },
       "task.repeat: 0 is out of range; expected repeat >= 1");

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "kelp/apps/driver/run/eigen_task.hpp"
 #include "kelp/apps/driver/run/solve_task.hpp"
 
 namespace kelp::solvers {
@@ -19,7 +20,8 @@ using config::Bounds;
 using config::FieldVisitor;
 
 const config::Choices<TaskKind>& task_kinds() {
-  static const config::Choices<TaskKind> choices{{TaskKind::solve, "solve"}};
+  static const config::Choices<TaskKind> choices{{TaskKind::solve, "solve"},
+                                                {TaskKind::eigen, "eigen"}};
   return choices;
 }
 
@@ -39,15 +41,16 @@ void output_fields(FieldVisitor& v, OutputParams& params) {
 const std::vector<TaskEntry>& task_table() {
   static const std::vector<TaskEntry> table{
       {TaskKind::solve, "solve A x = b with the configured solver", run_solve_task},
+      {TaskKind::eigen, "a few eigenpairs of A with LOBPCG (the eigen section)", run_eigen_task},
   };
   return table;
 }
 
 RunConfig parse_run_config(const config::ConfigNode& root) {
   if (root.is_null() || !root.is_map()) {
-    root.fail("expected a map with keys [task, problem, solver, output]");
+    root.fail("expected a map with keys [task, problem, solver, eigen, output]");
   }
-  root.expect_keys({"task", "problem", "solver", "output"});
+  root.expect_keys({"task", "problem", "solver", "eigen", "output"});
   RunConfig config;
   if (const auto task = root.find("task")) {
     if (task->is_scalar()) {  // shorthand: "task: solve" means {type: solve}
@@ -58,7 +61,14 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
     }
   }
   config.problem = parse_problem_config(root.get("problem"));
-  config.solver = solver_registry().parse(root.get("solver"));
+  // The solver section is required for task solve; task eigen reads the eigen section.
+  if (config.task.type == TaskKind::solve || root.find("solver")) {
+    config.solver = solver_registry().parse(root.get("solver"));
+  }
+  if (const auto eigen = root.find("eigen")) {
+    if (config.task.type != TaskKind::eigen) eigen->fail("the eigen section needs task: eigen");
+    config::read_params(*eigen, config.eigen, eigen_config_fields);
+  }
   if (const auto output = root.find("output")) {
     config::read_params(*output, config.output, output_fields);
   }
@@ -69,7 +79,10 @@ YAML::Node write_run_config(const RunConfig& config) {
   YAML::Node out(YAML::NodeType::Map);
   out["task"] = config::write_params(config.task, task_fields);
   out["problem"] = write_problem_config(config.problem);
-  out["solver"] = config.solver.write();
+  if (!config.solver.empty()) out["solver"] = config.solver.write();
+  if (config.task.type == TaskKind::eigen) {
+    out["eigen"] = config::write_params(config.eigen, eigen_config_fields);
+  }
   out["output"] = config::write_params(config.output, output_fields);
   return out;
 }
@@ -213,6 +226,27 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
   Json history = Json::array();
   for (double value : s.residual_history) history.push_back(number_or_null(value));
   report["residual_history"] = std::move(history);
+  if (config.task.type == TaskKind::eigen) {
+    const EigenOutcome& e = result.eigen;
+    Json eigen;
+    Json values = Json::array(), residuals = Json::array(), true_residuals = Json::array();
+    for (double v : e.eigenvalues) values.push_back(number_or_null(v));
+    for (double v : e.residual_norms) residuals.push_back(number_or_null(v));
+    for (double v : e.true_residual_norms) true_residuals.push_back(number_or_null(v));
+    eigen["eigenvalues"] = std::move(values);
+    eigen["residual_norms"] = std::move(residuals);
+    eigen["true_residual_norms"] = std::move(true_residuals);
+    eigen["converged_at"] = e.converged_at;
+    eigen["restarts"] = e.restarts;
+    Json per_pair = Json::array();
+    for (const auto& row : e.residual_history) {
+      Json r = Json::array();
+      for (double v : row) r.push_back(number_or_null(v));
+      per_pair.push_back(std::move(r));
+    }
+    eigen["residual_history"] = std::move(per_pair);
+    report["eigen"] = std::move(eigen);
+  }
   // Invalid UTF-8 (a file name, say) becomes U+FFFD instead of an exception.
   const std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 

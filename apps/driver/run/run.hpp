@@ -11,6 +11,8 @@
 ///     relative_tolerance: 1.0e-8
 ///     absolute_tolerance: 0
 ///     preconditioner: {type: jacobi, damping: 1.0}
+///   eigen:           task eigen only: LOBPCG's params and preconditioner (eigen_config.hpp);
+///                    `solver` is then not needed
 ///   output:          OutputParams
 ///     monitor_every: 10
 ///     solution: x.mtx
@@ -26,12 +28,13 @@
 #include <vector>
 
 #include "kelp/apps/driver/problem/problem.hpp"
+#include "kelp/apps/driver/run/eigen_config.hpp"
 
 namespace kelp::solvers {
 
 /// What `kelp run` does with the problem. eigen and dos come next (issue 6).
-enum class TaskKind { solve };
-/// Names of TaskKind in configurations: solve.
+enum class TaskKind { solve, eigen };
+/// Names of TaskKind in configurations: solve, eigen.
 const config::Choices<TaskKind>& task_kinds();
 
 /// The `task` section.
@@ -71,9 +74,11 @@ void output_fields(config::FieldVisitor& v, OutputParams& params);
 struct RunConfig {
   TaskParams task;
   ProblemConfig problem;
-  /// The solver spec (solver_registry()).
+  /// The solver spec (solver_registry()); required for task solve, empty when absent.
   ComponentSpec solver;
   OutputParams output;
+  /// The `eigen` section (task eigen only; see eigen_config.hpp).
+  EigenConfig eigen;
 };
 
 /// Parses a whole configuration (the document root). @throws ConfigError
@@ -132,6 +137,8 @@ struct RunResult {
   double solve_seconds = 0;
   /// not_converged when any repetition did not converge (and fail_on_no_convergence).
   ExitCode exit_code = ExitCode::success;
+  /// Eigenpairs of task eigen (empty otherwise).
+  EigenOutcome eigen;
 
   /// The Solution in Scalar. @throws InvalidArgument when the run used another scalar
   template <class Scalar>

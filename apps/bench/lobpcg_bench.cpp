@@ -1,0 +1,173 @@
+// kelp-bench-lobpcg: LOBPCG for the k smallest eigenpairs of the 7-point 3D Laplacian, without
+// a preconditioner or with Jacobi: iterations, time to solution, time per iteration and the
+// share of each part of the iteration (SpMMV, Gram reductions, combinations, dense step).
+//
+// JSON lines (apps/bench/bench_common.hpp):
+//   {"kind":"triad", ...}   STREAM triad of the same run (context for the bandwidth numbers)
+//   {"kind":"config", ...}  problem, block size, threads, execution space
+//   {"kind":"solve", ...}   one per timed solve setting: median seconds over the repeats of the
+//                           solve, per iteration, and per part (apply_a, preconditioner, gram,
+//                           combine, rayleigh_ritz), the eigenvalues and the largest relative
+//                           error against the analytic eigenvalues of the Laplacian
+//
+// Usage: kelp-bench-lobpcg [--n 64] [--k 5] [--guard 0] [--preconditioner none|jacobi]
+//                          [--tolerance 1e-6] [--absolute] [--max-iterations 1000] [--repeats 3]
+// --absolute uses ||r|| <= tolerance (scipy's criterion) instead of ||r|| <= tolerance |lambda|.
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/triad.hpp"
+#include "kelp/apps/driver/run/thread_binding.hpp"
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/scope_guard.hpp"
+#include "kelp/kernels/generators/generators.hpp"
+#include "kelp/kernels/spmv/matrix_operator.hpp"
+#include "kelp/precond/jacobi/jacobi.hpp"
+#include "kelp/solvers/lobpcg/lobpcg.hpp"
+
+namespace {
+
+using kelp::bench::Json;
+using kelp::bench::median;
+using kelp::bench::number_or_null;
+using kelp::bench::print_json_line;
+using Exec = kelp::DefaultExecutionSpace;
+using Matrix = kelp::CrsMatrix<double>;
+
+struct Options {
+  int n = 64;
+  int k = 5;
+  int guard = 0;
+  std::string preconditioner = "none";
+  double tolerance = 1e-6;
+  bool absolute = false;
+  int max_iterations = 1000;
+  int repeats = 3;
+};
+
+/// The k smallest eigenvalues of the n^3 7-point Laplacian (sums of three 1D eigenvalues).
+std::vector<double> analytic_eigenvalues(int n, int k) {
+  const double pi = std::acos(-1.0);
+  std::vector<double> mu, all;
+  for (int j = 1; j <= std::min(n, k + 2); ++j) mu.push_back(2 - 2 * std::cos(j * pi / (n + 1)));
+  for (double a : mu)
+    for (double b : mu)
+      for (double c : mu) all.push_back(a + b + c);
+  std::sort(all.begin(), all.end());
+  all.resize(static_cast<std::size_t>(k));
+  return all;
+}
+
+int run(const Options& options) {
+  const double triad = kelp::bench::measure_triad("lobpcg", 0, 10).median_gbs;
+  const Matrix A = kelp::generators::laplace3d<double>(options.n, options.n, options.n);
+  print_json_line(Json{{"bench", "lobpcg"},
+                       {"kind", "config"},
+                       {"matrix", "laplace3d_" + std::to_string(options.n)},
+                       {"num_rows", A.num_rows()},
+                       {"nnz", static_cast<long long>(A.nnz())},
+                       {"num_eigenpairs", options.k},
+                       {"guard_vectors", options.guard},
+                       {"preconditioner", options.preconditioner},
+                       {"tolerance", options.tolerance},
+                       {"criterion", options.absolute ? "absolute" : "relative"},
+                       {"execution_space", Exec::name()},
+                       {"threads", Exec().concurrency()},
+                       {"cpu", kelp::bench::cpu_model()},
+                       {"triad_gbytes_per_s", triad}});
+
+  auto Aop = std::make_shared<kelp::MatrixOperator<Matrix>>(A);
+  std::shared_ptr<const kelp::Operator<double>> M;
+  if (options.preconditioner == "jacobi") {
+    auto jacobi = std::make_shared<kelp::precond::Jacobi<Matrix>>();
+    jacobi->setup(A);
+    M = jacobi;
+  }
+  kelp::solvers::LobpcgParams params;
+  params.num_eigenpairs = options.k;
+  params.guard_vectors = options.guard;
+  params.max_iterations = options.max_iterations;
+  params.relative_tolerance = options.absolute ? 0.0 : options.tolerance;
+  params.absolute_tolerance = options.absolute ? options.tolerance : 0.0;
+  kelp::solvers::Lobpcg<double> lobpcg(Aop, M, nullptr, params);
+  kelp::MultiVectorView<double> X("X", A.num_rows(), options.k);
+
+  std::vector<double> total, per_iteration, apply_a, precond, gram, combine, rr;
+  kelp::solvers::LobpcgResult result;
+  for (int rep = 0; rep < options.repeats; ++rep) {
+    Kokkos::fence();
+    const auto start = kelp::bench::Clock::now();
+    result = lobpcg.solve(X);
+    Kokkos::fence();
+    const double s = kelp::bench::seconds_since(start);
+    const double it = std::max(1, result.iterations);
+    total.push_back(s);
+    per_iteration.push_back(s / it);
+    apply_a.push_back(result.timings.apply_a / it);
+    precond.push_back(result.timings.preconditioner / it);
+    gram.push_back(result.timings.gram / it);
+    combine.push_back(result.timings.combine / it);
+    rr.push_back(result.timings.rayleigh_ritz / it);
+  }
+  const auto exact = analytic_eigenvalues(options.n, options.k);
+  double worst = 0;
+  for (int j = 0; j < options.k && j < static_cast<int>(result.eigenvalues.size()); ++j) {
+    worst = std::max(worst, std::abs(result.eigenvalues[j] - exact[j]) / exact[j]);
+  }
+  print_json_line(Json{{"bench", "lobpcg"},
+                       {"kind", "solve"},
+                       {"preconditioner", options.preconditioner},
+                       {"reason", kelp::solvers::to_string(result.reason)},
+                       {"iterations", result.iterations},
+                       {"restarts", result.restarts},
+                       {"median_s", number_or_null(median(total))},
+                       {"median_s_per_iteration", number_or_null(median(per_iteration))},
+                       {"s_per_iteration_apply_a", number_or_null(median(apply_a))},
+                       {"s_per_iteration_preconditioner", number_or_null(median(precond))},
+                       {"s_per_iteration_gram", number_or_null(median(gram))},
+                       {"s_per_iteration_combine", number_or_null(median(combine))},
+                       {"s_per_iteration_rayleigh_ritz", number_or_null(median(rr))},
+                       {"eigenvalues", result.eigenvalues},
+                       {"residual_norms", result.residual_norms},
+                       {"max_relative_eigenvalue_error", number_or_null(worst)}});
+  return result.converged() ? 0 : 3;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  kelp::solvers::bind_threads_or_restart(argv);
+  kelp::bench::SplitArguments arguments(argc, argv);
+  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
+  Options options;
+  CLI::App app{"kelp-bench-lobpcg: LOBPCG on the 3D Laplacian, time per iteration and per part",
+               "kelp-bench-lobpcg"};
+  app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(3, 2000))->capture_default_str();
+  app.add_option("--k", options.k, "eigenpairs")->check(CLI::Range(1, 64))->capture_default_str();
+  app.add_option("--guard", options.guard, "guard vectors")->check(CLI::Range(0, 64))->capture_default_str();
+  app.add_option("--preconditioner", options.preconditioner, "none or jacobi")
+      ->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
+  app.add_option("--tolerance", options.tolerance, "residual tolerance")->capture_default_str();
+  app.add_flag("--absolute", options.absolute, "absolute residual criterion (scipy's)");
+  app.add_option("--max-iterations", options.max_iterations, "iteration limit")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
+  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
+                                                         "usage: kelp-bench-lobpcg [options]\n");
+      status >= 0) {
+    return status;
+  }
+  try {
+    return run(options);
+  } catch (const std::exception& e) {
+    print_json_line(Json{{"bench", "lobpcg"}, {"kind", "error"}, {"message", e.what()}});
+    return 1;
+  }
+}

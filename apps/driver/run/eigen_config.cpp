@@ -1,0 +1,29 @@
+#include "kelp/apps/driver/run/eigen_config.hpp"
+
+namespace kelp::solvers {
+
+using config::Bounds;
+
+const config::Choices<EigenWhich>& eigen_which_choices() {
+  static const config::Choices<EigenWhich> choices{{EigenWhich::smallest, "smallest"},
+                                                   {EigenWhich::largest, "largest"}};
+  return choices;
+}
+
+void lobpcg_fields(config::FieldVisitor& v, LobpcgParams& params) {
+  v.field("num_eigenpairs", params.num_eigenpairs, Bounds::at_least(1));
+  v.field("guard_vectors", params.guard_vectors, Bounds::at_least(0));
+  v.field("which", params.which, eigen_which_choices());
+  v.field("max_iterations", params.max_iterations, Bounds::at_least(0));
+  v.field("relative_tolerance", params.relative_tolerance, Bounds::at_least(0));
+  v.field("absolute_tolerance", params.absolute_tolerance, Bounds::at_least(0));
+  v.field("restart_condition", params.restart_condition, Bounds::at_least(1));
+  v.field("seed", params.seed, Bounds::at_least(0));
+}
+
+void eigen_config_fields(config::FieldVisitor& v, EigenConfig& config) {
+  lobpcg_fields(v, config.params);
+  v.component("preconditioner", config.preconditioner);
+}
+
+}  // namespace kelp::solvers

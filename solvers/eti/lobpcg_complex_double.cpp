@@ -1,0 +1,6 @@
+// LOBPCG for complex<double>: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/solvers/lobpcg/lobpcg.hpp"
+
+namespace kelp::solvers {
+KELP_LOBPCG_ETI(KELP_ETI_DEFINE, Kokkos::complex<double>)
+}  // namespace kelp::solvers

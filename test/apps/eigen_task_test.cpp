@@ -1,0 +1,133 @@
+// The eigen task of the run driver: configs/laplace3d_lobpcg.yaml against the analytic
+// Laplacian eigenvalues, the JSON report, exit codes, complex problems, the preconditioner from
+// the registry, and the errors of a misplaced eigen section or a float scalar.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "kelp/apps/driver/run/run.hpp"
+#include "test/support/expect.hpp"
+#include "test/support/files.hpp"
+#include "test/support/temp_dir.hpp"
+
+namespace kelp {
+namespace {
+
+using solvers::RunConfig;
+
+RunConfig parse(const std::string& text) {
+  return solvers::parse_run_config(config::ConfigDocument::from_string(text, "text.yaml").root());
+}
+
+std::string eigen_config(const std::string& scalar, const std::string& eigen,
+                         const std::string& output = "monitor_every: 0") {
+  return "task: eigen\n"
+         "problem:\n"
+         "  scalar: " + scalar + "\n"
+         "  generator: {type: laplace2d, nx: 9, ny: 7}\n"
+         "eigen: {" + eigen + "}\n"
+         "output: {" + output + "}\n";
+}
+
+/// The k smallest eigenvalues of the n^3 7-point Laplacian.
+std::vector<double> laplace3d_eigenvalues(int n, int k) {
+  const double pi = std::acos(-1.0);
+  std::vector<double> mu, all;
+  for (int j = 1; j <= 4; ++j) mu.push_back(2 - 2 * std::cos(j * pi / (n + 1)));
+  for (double a : mu)
+    for (double b : mu)
+      for (double c : mu) all.push_back(a + b + c);
+  std::sort(all.begin(), all.end());
+  all.resize(k);
+  return all;
+}
+
+TEST(EigenTask, LaplaceConfigMatchesAnalyticEigenvalues) {
+  const std::string path = std::string(KELP_SOURCE_DIR) + "/configs/laplace3d_lobpcg.yaml";
+  test::TempDir dir;
+  const std::string report = (std::filesystem::path(dir.path()) / "report.json").string();
+  const auto config = solvers::load_run_config(
+      path, {"problem.generator.nx=12", "problem.generator.ny=12", "problem.generator.nz=12",
+             "output.monitor_every=0", "output.report=" + report});
+  std::ostringstream out;
+
+  const auto result = solvers::run(config, out);
+
+  ASSERT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
+  const auto expected = laplace3d_eigenvalues(12, 4);
+  ASSERT_EQ(result.eigen.eigenvalues.size(), 4u);
+  for (int j = 0; j < 4; ++j) {
+    EXPECT_NEAR(result.eigen.eigenvalues[j], expected[j], 1e-9 * expected[j]) << j;
+    EXPECT_LE(result.eigen.true_residual_norms[j], 1.01e-8 * expected[j] + 1e-13);
+  }
+  EXPECT_NE(out.str().find("eigenvalues"), std::string::npos);
+  const auto json = nlohmann::json::parse(test::read_file(report));
+  EXPECT_EQ(json["task"], "eigen");
+  EXPECT_EQ(json["eigen"]["eigenvalues"].size(), 4u);
+  EXPECT_NEAR(json["eigen"]["eigenvalues"][0].get<double>(), expected[0], 1e-9 * expected[0]);
+  EXPECT_EQ(json["eigen"]["residual_history"].size(), static_cast<std::size_t>(result.solve.iterations) + 1);
+  EXPECT_EQ(json["converged"], true);
+}
+
+TEST(EigenTask, NotConvergedGivesExitCodeThreeUnlessAllowed) {
+  const auto strict = parse(eigen_config("double", "num_eigenpairs: 2, max_iterations: 2"));
+  const auto lenient = parse(eigen_config("double", "num_eigenpairs: 2, max_iterations: 2",
+                                          "monitor_every: 0, fail_on_no_convergence: false"));
+  std::ostringstream out;
+
+  const auto a = solvers::run(strict, out);
+  const auto b = solvers::run(lenient, out);
+
+  EXPECT_EQ(a.exit_code, solvers::ExitCode::not_converged);
+  EXPECT_EQ(a.solve.reason, solvers::StopReason::max_iterations);
+  EXPECT_EQ(b.exit_code, solvers::ExitCode::success);
+  EXPECT_NE(out.str().find("NOT converged"), std::string::npos);
+}
+
+TEST(EigenTask, ComplexProblemWithJacobiPreconditioner) {
+  const auto config = parse(eigen_config(
+      "complex", "num_eigenpairs: 2, relative_tolerance: 1.0e-9, preconditioner: {type: jacobi}"));
+  std::ostringstream out;
+
+  const auto result = solvers::run(config, out);
+
+  ASSERT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
+  const double pi = std::acos(-1.0);
+  const double expected = (2 - 2 * std::cos(pi / 10)) + (2 - 2 * std::cos(pi / 8));  // 9 x 7 grid
+  EXPECT_NEAR(result.eigen.eigenvalues[0], expected, 1e-9 * expected);
+  EXPECT_NE(result.solver_summary.find("jacobi"), std::string::npos) << result.solver_summary;
+}
+
+TEST(EigenTask, EffectiveConfigRoundTrips) {
+  const auto config = parse(eigen_config("double", "num_eigenpairs: 3, which: largest"));
+
+  const std::string printed = solvers::effective_config(config);
+
+  EXPECT_EQ(solvers::effective_config(parse(printed)), printed);
+  EXPECT_NE(printed.find("which: largest"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("solver:"), std::string::npos) << printed;
+}
+
+TEST(EigenTask, RejectsEigenSectionForSolveAndFloatScalar) {
+  test::expect_throw_containing<ConfigError>(
+      [] {
+        parse("problem: {generator: {type: laplace1d, nx: 9}}\n"
+              "solver: {type: cg}\n"
+              "eigen: {num_eigenpairs: 2}\n");
+      },
+      "the eigen section needs task: eigen");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse(eigen_config("double", "which: middle")); },
+      "eigen.which: unknown value 'middle'; allowed: [smallest, largest]");
+  std::ostringstream out;
+  test::expect_throw_containing<NotSupported>(
+      [&] { solvers::run(parse(eigen_config("float", "num_eigenpairs: 1")), out); },
+      "task eigen runs in double or complex_double");
+}
+
+}  // namespace
+}  // namespace kelp
