@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "kelp/kernels/blas1/gram.hpp"
 #include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
@@ -97,6 +98,10 @@ class Lobpcg {
   /// GA, GB (m x m, column-major, upper triangles) of the first m columns of s.
   void gram_pair(const Buffers& s, std::size_t m, std::vector<Scalar>& GA,
                  std::vector<Scalar>& GB) const;
+  /// The same through kernels::gram (GPUs: see the definition).
+  void gram_pair_tiled(const const_multivector_type& v, const const_multivector_type& av,
+                       const const_multivector_type& bv, std::size_t m, std::vector<Scalar>& GA,
+                       std::vector<Scalar>& GB) const;
   /// Residuals R = AX - BX Lambda of the b columns of X in s and their norms.
   void residuals(const Buffers& s, std::size_t b, const std::vector<double>& lambda,
                  std::vector<double>& norms) const;
@@ -204,12 +209,43 @@ void Lobpcg<Scalar, Device, Reduction>::combine(const_multivector_type V, const 
 }
 
 template <class Scalar, class Device, class Reduction>
+void Lobpcg<Scalar, Device, Reduction>::gram_pair_tiled(const const_multivector_type& v,
+                                                        const const_multivector_type& av,
+                                                        const const_multivector_type& bv,
+                                                        std::size_t m, std::vector<Scalar>& GA,
+                                                        std::vector<Scalar>& GB) const {
+  // GPUs: GramPair's per-thread array of m (m + 1) values overflows what a block of threads can
+  // hold for m = 3k beyond a few columns (the H100 stopped with an illegal instruction), so the
+  // two Gram matrices come from kernels::gram, whose reductions are 8 x 8 tiles. Both land in one
+  // host buffer, summed over processes in one message like the fused form.
+  using GramBlock = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  std::vector<Scalar> both(2 * m * m, Scalar(0));
+  kernels::gram(v, av, GramBlock(both.data(), m, m));
+  kernels::gram(v, bv, GramBlock(both.data() + m * m, m, m));
+  reduce_.sum(both.data(), 2 * m * m);
+  GA.assign(m * m, Scalar(0));
+  GB.assign(m * m, Scalar(0));
+  for (std::size_t j = 0; j < m; ++j) {
+    for (std::size_t i = 0; i <= j; ++i) {  // the upper triangles, as the fused form gives them
+      GA[i + m * j] = both[i + m * j];
+      GB[i + m * j] = both[m * m + i + m * j];
+    }
+  }
+}
+
+template <class Scalar, class Device, class Reduction>
 void Lobpcg<Scalar, Device, Reduction>::gram_pair(const Buffers& s, std::size_t m,
                                                   std::vector<Scalar>& GA,
                                                   std::vector<Scalar>& GB) const {
   Kokkos::Timer timer;
   const std::size_t n = s.V.extent(0), pairs = impl::gram_pair_count(m, 0);
   const_multivector_type v = cols(s.V, 0, m), av = cols(s.AV, 0, m), bv = bcols(s, 0, m);
+  if constexpr (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+    gram_pair_tiled(v, av, bv, m, GA, GB);
+    timings_->gram += timer.seconds();
+    return;
+  }
   Kokkos::View<Scalar*, Kokkos::HostSpace> sums("kelp::Lobpcg::gram", 2 * pairs);
   constexpr std::size_t chunk = impl::lobpcg_chunk<ExecSpace>();
   using F = impl::GramPair<Scalar, const_multivector_type, ExecSpace>;
