@@ -177,8 +177,14 @@ TEST(GraphKernels, BipartiteColoringOfARectangularPattern) {
 
   EXPECT_TRUE(kernels::is_valid_coloring_bipartite(a, rows.colors));
   EXPECT_TRUE(kernels::is_valid_coloring_bipartite(a, cols.colors, true));
-  EXPECT_EQ(rows.num_colors, 2);
-  EXPECT_EQ(cols.num_colors, 2);
+  // Both conflict graphs are paths: greedy in order (one thread) needs 2 colors; concurrent
+  // speculation may use up to degree + 1 = 3 (seen with 2 threads under the sanitizers).
+  EXPECT_LE(rows.num_colors, 3);
+  EXPECT_LE(cols.num_colors, 3);
+  if (DefaultExecutionSpace().concurrency() == 1) {
+    EXPECT_EQ(rows.num_colors, 2);
+    EXPECT_EQ(cols.num_colors, 2);
+  }
   EXPECT_EQ(cols.colors.extent(0), 5u);
 }
 
