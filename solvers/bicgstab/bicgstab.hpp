@@ -11,6 +11,7 @@
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/impl/krylov_common.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
 #include "kelp/solvers/stopping.hpp"
@@ -40,21 +41,9 @@ class Bicgstab : public Operator<Scalar, Device> {
            std::shared_ptr<const Operator<Scalar, Device>> M, BicgstabParams params,
            Reduction reduce = {})
       : A_(std::move(A)), M_(std::move(M)), params_(params), reduce_(reduce) {
-    KELP_REQUIRE(A_ != nullptr && M_ != nullptr, InvalidArgument,
-                 "kelp::solvers::Bicgstab: operator and preconditioner must not be null");
-    KELP_REQUIRE(A_->num_rows() == A_->num_cols(), DimensionMismatch,
-                 "kelp::solvers::Bicgstab: operator is " << A_->num_rows() << " x "
-                                                         << A_->num_cols() << ", expected square");
-    KELP_REQUIRE(M_->num_rows() == A_->num_rows() && M_->num_cols() == A_->num_cols(),
-                 DimensionMismatch,
-                 "kelp::solvers::Bicgstab: preconditioner is " << M_->num_rows() << " x "
-                     << M_->num_cols() << ", operator is " << A_->num_rows() << " x "
-                     << A_->num_cols());
-    KELP_REQUIRE(!M_->is_variable(), InvalidArgument,
-                 "kelp::solvers::Bicgstab: the preconditioner '"
-                     << M_->summary()
-                     << "' changes from one application to the next; BiCGStab needs a fixed "
-                        "linear preconditioner: use fgmres");
+    impl::check_operator_and_preconditioner(
+        A_.get(), M_.get(), "kelp::solvers::Bicgstab",
+        "; BiCGStab needs a fixed linear preconditioner: use fgmres");
     check_stopping_rules(params, "kelp::solvers::Bicgstab");
   }
 
@@ -102,17 +91,7 @@ class Bicgstab : public Operator<Scalar, Device> {
 
     SolveResult result;
     result.rhs_norm = reduce_.norm2(b);
-    if (!std::isfinite(result.rhs_norm)) {
-      result.reason = StopReason::non_finite;
-      result.residual_norm = result.initial_residual_norm = result.rhs_norm;
-      return result;
-    }
-    if (result.rhs_norm == 0) {
-      kernels::fill(x, Scalar(0));
-      result.reason = StopReason::converged_absolute;
-      result.residual_history.push_back(0);
-      return result;
-    }
+    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
     StoppingState stopping(params_, result.rhs_norm);
     double r_norm = true_residual(b, x, r);
     stopping.set_initial_residual(r_norm);
@@ -216,9 +195,7 @@ class Bicgstab : public Operator<Scalar, Device> {
   }
 
   double true_residual(const_vector_type b, const_vector_type x, vector_type r) const {
-    A_->apply(x, r, Scalar(-1), Scalar(0));
-    kernels::axpby(Scalar(1), b, Scalar(1), r);
-    return reduce_.norm2(r);
+    return impl::true_residual(*A_, reduce_, b, x, r);
   }
 
   struct Workspace {

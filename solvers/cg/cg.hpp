@@ -14,6 +14,7 @@
 #include "kelp/solvers/cg/cg_block.hpp"
 #include "kelp/solvers/cg/cg_params.hpp"
 #include "kelp/solvers/cg/impl/cg_fused_update.hpp"
+#include "kelp/solvers/impl/krylov_common.hpp"
 #include "kelp/solvers/null_space.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
@@ -46,21 +47,10 @@ class Cg : public Operator<Scalar, Device> {
   Cg(std::shared_ptr<const Operator<Scalar, Device>> A,
      std::shared_ptr<const Operator<Scalar, Device>> M, CgParams params, Reduction reduce = {})
       : A_(std::move(A)), M_(std::move(M)), params_(params), reduce_(reduce) {
-    KELP_REQUIRE(A_ != nullptr && M_ != nullptr, InvalidArgument,
-                 "kelp::solvers::Cg: operator and preconditioner must not be null");
-    KELP_REQUIRE(A_->num_rows() == A_->num_cols(), DimensionMismatch,
-                 "kelp::solvers::Cg: operator is " << A_->num_rows() << " x " << A_->num_cols()
-                                                   << ", expected square");
-    KELP_REQUIRE(M_->num_rows() == A_->num_rows() && M_->num_cols() == A_->num_cols(),
-                 DimensionMismatch,
-                 "kelp::solvers::Cg: preconditioner is " << M_->num_rows() << " x " << M_->num_cols()
-                     << ", operator is " << A_->num_rows() << " x " << A_->num_cols());
-    KELP_REQUIRE(!M_->is_variable(), InvalidArgument,
-                 "kelp::solvers::Cg: the preconditioner '"
-                     << M_->summary()
-                     << "' changes from one application to the next (an inner solver run to a "
-                        "tolerance); plain CG needs a fixed linear preconditioner: use a fixed "
-                        "number of inner steps, or a flexible method");
+    impl::check_operator_and_preconditioner(
+        A_.get(), M_.get(), "kelp::solvers::Cg",
+        " (an inner solver run to a tolerance); plain CG needs a fixed linear preconditioner: use "
+        "a fixed number of inner steps, or a flexible method");
     check_stopping_rules(params, "kelp::solvers::Cg");
   }
 
@@ -158,17 +148,7 @@ class Cg : public Operator<Scalar, Device> {
 
     SolveResult result;
     result.rhs_norm = reduce_.norm2(b);
-    if (!std::isfinite(result.rhs_norm)) {
-      result.reason = StopReason::non_finite;
-      result.residual_norm = result.initial_residual_norm = result.rhs_norm;
-      return result;
-    }
-    if (result.rhs_norm == 0) {  // the solution of A x = 0 is x = 0, exactly
-      kernels::fill(x, Scalar(0));
-      result.reason = StopReason::converged_absolute;
-      result.residual_history.push_back(0);
-      return result;
-    }
+    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
     if (null_space_ && !null_space_->is_compatible(b, result.rhs_norm, reduce_)) {
       result.reason = StopReason::incompatible_rhs;
       // Report |b - A x| itself: the projected residual would hide what is wrong.

@@ -17,6 +17,7 @@
 #include "kelp/solvers/gmres/gmres_params.hpp"
 #include "kelp/solvers/gmres/impl/combine_columns.hpp"
 #include "kelp/solvers/gmres/impl/givens.hpp"
+#include "kelp/solvers/impl/krylov_common.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
 #include "kelp/solvers/stopping.hpp"
@@ -48,16 +49,8 @@ class Gmres : public Operator<Scalar, Device> {
   Gmres(std::shared_ptr<const Operator<Scalar, Device>> A,
         std::shared_ptr<const Operator<Scalar, Device>> M, GmresParams params, Reduction reduce = {})
       : A_(std::move(A)), M_(std::move(M)), params_(params), reduce_(reduce) {
-    KELP_REQUIRE(A_ != nullptr && M_ != nullptr, InvalidArgument,
-                 "kelp::solvers::Gmres: operator and preconditioner must not be null");
-    KELP_REQUIRE(A_->num_rows() == A_->num_cols(), DimensionMismatch,
-                 "kelp::solvers::Gmres: operator is " << A_->num_rows() << " x " << A_->num_cols()
-                                                      << ", expected square");
-    KELP_REQUIRE(M_->num_rows() == A_->num_rows() && M_->num_cols() == A_->num_cols(),
-                 DimensionMismatch,
-                 "kelp::solvers::Gmres: preconditioner is " << M_->num_rows() << " x "
-                     << M_->num_cols() << ", operator is " << A_->num_rows() << " x "
-                     << A_->num_cols());
+    impl::check_operator_and_preconditioner(A_.get(), M_.get(), "kelp::solvers::Gmres",
+                                            std::string());
     KELP_REQUIRE(params.restart >= 1, InvalidArgument,
                  "kelp::solvers::Gmres: restart = " << params.restart
                                                     << ", expected >= 1 Krylov vectors per cycle");
@@ -130,17 +123,7 @@ class Gmres : public Operator<Scalar, Device> {
 
     SolveResult result;
     result.rhs_norm = reduce_.norm2(b);
-    if (!std::isfinite(result.rhs_norm)) {
-      result.reason = StopReason::non_finite;
-      result.residual_norm = result.initial_residual_norm = result.rhs_norm;
-      return result;
-    }
-    if (result.rhs_norm == 0) {
-      kernels::fill(x, Scalar(0));
-      result.reason = StopReason::converged_absolute;
-      result.residual_history.push_back(0);
-      return result;
-    }
+    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
     StoppingState stopping(params_, result.rhs_norm);
     double r_norm = true_residual(b, x, r);
     stopping.set_initial_residual(r_norm);
@@ -316,9 +299,7 @@ class Gmres : public Operator<Scalar, Device> {
 
   /// r = b - A x; returns ||r||.
   double true_residual(const_vector_type b, const_vector_type x, vector_type r) const {
-    A_->apply(x, r, Scalar(-1), Scalar(0));
-    kernels::axpby(Scalar(1), b, Scalar(1), r);
-    return reduce_.norm2(r);
+    return impl::true_residual(*A_, reduce_, b, x, r);
   }
 
   static vector_type column(const multivector_type& V, int j) {
