@@ -26,10 +26,9 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/batched/batched_lu.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 
 namespace {
 
@@ -172,32 +171,24 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-batched: batched small LU factor + solve against the triad and Eigen",
-               "kelp-bench-batched"};
-  app.add_option("--batches", options.batches, "numbers of systems, comma separated")
-      ->delimiter(',')->check(CLI::Range(1, 1 << 24))->capture_default_str();
-  app.add_option("--sizes", options.sizes, "system sizes, comma separated")
-      ->delimiter(',')->check(CLI::Range(1, 256))->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed runs per measurement")
-      ->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")
-      ->check(CLI::Range(0.0, 1e6))->capture_default_str();
   bool no_eigen = false;
-  app.add_flag("--no-eigen", no_eigen, "skip the Eigen loop peer");
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
-                                                         "usage: kelp-bench-batched [options]\n");
-      status >= 0) {
-    return status;
-  }
-  options.eigen = !no_eigen;
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "batched"}, {"kind", "error"}, {"message", e.what()}});
-    return 1;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "batched",
+      "kelp-bench-batched: batched small LU factor + solve against the triad and Eigen",
+      [&](CLI::App& app) {
+        app.add_option("--batches", options.batches, "numbers of systems, comma separated")
+            ->delimiter(',')->check(CLI::Range(1, 1 << 24))->capture_default_str();
+        app.add_option("--sizes", options.sizes, "system sizes, comma separated")
+            ->delimiter(',')->check(CLI::Range(1, 256))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed runs per measurement")
+            ->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")
+            ->check(CLI::Range(0.0, 1e6))->capture_default_str();
+        app.add_flag("--no-eigen", no_eigen, "skip the Eigen loop peer");
+      },
+      [&] {
+        options.eigen = !no_eigen;
+        return run(options);
+      });
 }

@@ -29,11 +29,10 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
@@ -158,29 +157,20 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-cg: Jacobi-CG time per iteration against bytes / triad", "kelp-bench-cg"};
-  app.add_option("--generator", options.generator, "laplace3d, laplace3d_27pt or laplace2d")
-      ->check(CLI::IsMember({"laplace3d", "laplace3d_27pt", "laplace2d"}))
-      ->capture_default_str();
-  app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
-  app.add_option("--iterations", options.iterations, "CG iterations per solve")
-      ->check(CLI::Range(1, 100000))->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_option("--kernel-repeats", options.kernel_repeats, "calls per kernel sample")
-      ->check(CLI::Range(1, 100000))->capture_default_str();
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
-                                                         "usage: kelp-bench-cg [options]\n");
-      status >= 0) {
-    return status;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "cg"}, {"kind", "error"}, {"message", e.what()}});
-    return 1;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "cg",
+      "kelp-bench-cg: Jacobi-CG time per iteration against bytes / triad",
+      [&](CLI::App& app) {
+        app.add_option("--generator", options.generator, "laplace3d, laplace3d_27pt or laplace2d")
+            ->check(CLI::IsMember({"laplace3d", "laplace3d_27pt", "laplace2d"}))
+            ->capture_default_str();
+        app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
+        app.add_option("--iterations", options.iterations, "CG iterations per solve")
+            ->check(CLI::Range(1, 100000))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--kernel-repeats", options.kernel_repeats, "calls per kernel sample")
+            ->check(CLI::Range(1, 100000))->capture_default_str();
+      },
+      [&] { return run(options); });
 }

@@ -24,9 +24,8 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/graph.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
@@ -172,31 +171,22 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-graph: coloring, MIS-2 and aggregation time and quality", "kelp-bench-graph"};
-  app.add_option("--generator", options.generator, "laplace3d, laplace3d_27pt or laplace2d")
-      ->check(CLI::IsMember({"laplace3d", "laplace3d_27pt", "laplace2d"}))
-      ->capture_default_str();
-  app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed calls per kernel")->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_flag("--matrices", options.matrices, "also run five real matrices (symmetrized pattern)");
-  app.add_option("--matrices-dir", options.matrices_dir, "folder of the .mtx.gz files")->capture_default_str();
-  app.add_option("--kernels", options.kernels, "kernels to run")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"d1", "d1_deterministic", "d2", "mis2", "aggregate"}))
-      ->capture_default_str();
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
-                                                         "usage: kelp-bench-graph [options]\n");
-      status >= 0) {
-    return status;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "graph"}, {"kind", "error"}, {"message", e.what()}});
-    return 1;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "graph",
+      "kelp-bench-graph: coloring, MIS-2 and aggregation time and quality",
+      [&](CLI::App& app) {
+        app.add_option("--generator", options.generator, "laplace3d, laplace3d_27pt or laplace2d")
+            ->check(CLI::IsMember({"laplace3d", "laplace3d_27pt", "laplace2d"}))
+            ->capture_default_str();
+        app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed calls per kernel")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_flag("--matrices", options.matrices, "also run five real matrices (symmetrized pattern)");
+        app.add_option("--matrices-dir", options.matrices_dir, "folder of the .mtx.gz files")->capture_default_str();
+        app.add_option("--kernels", options.kernels, "kernels to run")
+            ->delimiter(',')
+            ->check(CLI::IsMember({"d1", "d1_deterministic", "d2", "mis2", "aggregate"}))
+            ->capture_default_str();
+      },
+      [&] { return run(options); });
 }

@@ -23,11 +23,10 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
@@ -159,35 +158,25 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-krylov: CG, GMRES(m) and BiCGStab time per iteration and to solution",
-               "kelp-bench-krylov"};
-  app.add_option("--problem", options.problem, "convdiff3d or laplace3d")
-      ->check(CLI::IsMember({"convdiff3d", "laplace3d"}))
-      ->capture_default_str();
-  app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
-  app.add_option("--restart", options.restart, "GMRES restart length m")->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_option("--iterations", options.iterations, "iterations of the fixed-count solves")
-      ->check(CLI::Range(1, 100000))->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_option("--tolerance", options.tolerance, "relative tolerance of the timed-to-solution solves")
-      ->capture_default_str();
-  app.add_option("--velocity", options.velocity, "convection velocity (wx; wy = wx/2, wz = wx/4)")
-      ->capture_default_str();
-  app.add_option("--solvers", options.solvers, "comma-separated: cg, gmres, gmres_mgs, bicgstab")
-      ->capture_default_str();
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
-                                                         "usage: kelp-bench-krylov [options]\n");
-      status >= 0) {
-    return status;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "krylov"}, {"kind", "error"}, {"message", e.what()}});
-    return 1;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "krylov",
+      "kelp-bench-krylov: CG, GMRES(m) and BiCGStab time per iteration and to solution",
+      [&](CLI::App& app) {
+        app.add_option("--problem", options.problem, "convdiff3d or laplace3d")
+            ->check(CLI::IsMember({"convdiff3d", "laplace3d"}))
+            ->capture_default_str();
+        app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
+        app.add_option("--restart", options.restart, "GMRES restart length m")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--iterations", options.iterations, "iterations of the fixed-count solves")
+            ->check(CLI::Range(1, 100000))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--tolerance", options.tolerance, "relative tolerance of the timed-to-solution solves")
+            ->capture_default_str();
+        app.add_option("--velocity", options.velocity, "convection velocity (wx; wy = wx/2, wz = wx/4)")
+            ->capture_default_str();
+        app.add_option("--solvers", options.solvers, "comma-separated: cg, gmres, gmres_mgs, bicgstab")
+            ->capture_default_str();
+      },
+      [&] { return run(options); });
 }

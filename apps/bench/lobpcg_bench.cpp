@@ -23,10 +23,9 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
@@ -143,31 +142,21 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-lobpcg: LOBPCG on the 3D Laplacian, time per iteration and per part",
-               "kelp-bench-lobpcg"};
-  app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(3, 2000))->capture_default_str();
-  app.add_option("--k", options.k, "eigenpairs")->check(CLI::Range(1, 64))->capture_default_str();
-  app.add_option("--guard", options.guard, "guard vectors")->check(CLI::Range(0, 64))->capture_default_str();
-  app.add_option("--preconditioner", options.preconditioner, "none or jacobi")
-      ->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
-  app.add_option("--tolerance", options.tolerance, "residual tolerance")->capture_default_str();
-  app.add_flag("--absolute", options.absolute, "absolute residual criterion (scipy's)");
-  app.add_option("--max-iterations", options.max_iterations, "iteration limit")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
-                                                         "usage: kelp-bench-lobpcg [options]\n");
-      status >= 0) {
-    return status;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "lobpcg"}, {"kind", "error"}, {"message", e.what()}});
-    return 1;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "lobpcg",
+      "kelp-bench-lobpcg: LOBPCG on the 3D Laplacian, time per iteration and per part",
+      [&](CLI::App& app) {
+        app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(3, 2000))->capture_default_str();
+        app.add_option("--k", options.k, "eigenpairs")->check(CLI::Range(1, 64))->capture_default_str();
+        app.add_option("--guard", options.guard, "guard vectors")->check(CLI::Range(0, 64))->capture_default_str();
+        app.add_option("--preconditioner", options.preconditioner, "none or jacobi")
+            ->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
+        app.add_option("--tolerance", options.tolerance, "residual tolerance")->capture_default_str();
+        app.add_flag("--absolute", options.absolute, "absolute residual criterion (scipy's)");
+        app.add_option("--max-iterations", options.max_iterations, "iteration limit")
+            ->check(CLI::Range(1, 1000000))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
+      },
+      [&] { return run(options); });
 }

@@ -35,10 +35,9 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/sell/sell_spmv.hpp"
@@ -279,36 +278,28 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-sell: SELL-C-sigma SpMV/SpMMV against CRS SpMV and the triad", "kelp-bench-sell"};
-  app.add_option("--generator", options.generator, "laplace3d or laplace3d_27pt")
-      ->check(CLI::IsMember({"laplace3d", "laplace3d_27pt"}))
-      ->capture_default_str();
-  app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
-  app.add_option("--matrix", options.matrix, "Matrix Market file (real) instead of the generator");
-  app.add_option("--C", options.C, "chunk heights, comma-separated (powers of two <= 1024)")->capture_default_str();
-  app.add_option("--sigma", options.sigma, "sorting windows, comma-separated (1 or multiples of C)")
-      ->capture_default_str();
-  app.add_option("--vectors", options.vectors, "vector counts k, comma-separated")->capture_default_str();
-  app.add_option("--layouts", options.layouts, "left, right or both")->capture_default_str();
-  app.add_option("--kernels", options.kernels, "rows, chunks, automatic")->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed samples")->check(CLI::Range(1, 100000))->capture_default_str();
-  app.add_option("--min-sample-ms", options.min_sample_ms, "minimum length of one sample")
-      ->check(CLI::Range(0.0, 1e6))
-      ->capture_default_str();
-  app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")->capture_default_str();
-  app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(), "usage: kelp-bench-sell [options]\n");
-      status >= 0) {
-    return status;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "sell"}, {"kind", "error"}, {"message", e.what()}});
-    return 2;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "sell",
+      "kelp-bench-sell: SELL-C-sigma SpMV/SpMMV against CRS SpMV and the triad",
+      [&](CLI::App& app) {
+        app.add_option("--generator", options.generator, "laplace3d or laplace3d_27pt")
+            ->check(CLI::IsMember({"laplace3d", "laplace3d_27pt"}))
+            ->capture_default_str();
+        app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(1, 2000))->capture_default_str();
+        app.add_option("--matrix", options.matrix, "Matrix Market file (real) instead of the generator");
+        app.add_option("--C", options.C, "chunk heights, comma-separated (powers of two <= 1024)")->capture_default_str();
+        app.add_option("--sigma", options.sigma, "sorting windows, comma-separated (1 or multiples of C)")
+            ->capture_default_str();
+        app.add_option("--vectors", options.vectors, "vector counts k, comma-separated")->capture_default_str();
+        app.add_option("--layouts", options.layouts, "left, right or both")->capture_default_str();
+        app.add_option("--kernels", options.kernels, "rows, chunks, automatic")->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed samples")->check(CLI::Range(1, 100000))->capture_default_str();
+        app.add_option("--min-sample-ms", options.min_sample_ms, "minimum length of one sample")
+            ->check(CLI::Range(0.0, 1e6))
+            ->capture_default_str();
+        app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")->capture_default_str();
+        app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
+      },
+      [&] { return run(options); });
 }

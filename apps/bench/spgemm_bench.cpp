@@ -22,10 +22,9 @@
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
 #include "kelp/apps/bench/triad.hpp"
-#include "kelp/apps/driver/run/thread_binding.hpp"
 #include "kelp/kernels/core/crs_from_coo.hpp"
-#include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spadd/spadd.hpp"
@@ -251,29 +250,20 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kelp::solvers::bind_threads_or_restart(argv);
-  kelp::bench::SplitArguments arguments(argc, argv);
-  kelp::ScopeGuard kokkos(arguments.kokkos_argc(), arguments.kokkos_argv());
   Options options;
-  CLI::App app{"kelp-bench-spgemm: SpGEMM, Jacobi-fused SpGEMM and PtAP times", "kelp-bench-spgemm"};
-  app.add_option("--n", options.n, "grid points per dimension of the 3D Laplacian")
-      ->check(CLI::Range(2, 1000))->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed runs per measurement")
-      ->check(CLI::Range(1, 1000))->capture_default_str();
-  app.add_option("--algorithm", options.algorithm, "automatic, dense or hash")
-      ->check(CLI::IsMember({"automatic", "dense", "hash"}))->capture_default_str();
-  app.add_option("--matrices", options.matrices, "comma-separated names in --matrices-dir (A*A of each)");
-  app.add_option("--matrices-dir", options.matrices_dir, "folder of NAME.mtx.gz")->capture_default_str();
-  app.add_flag("--no-triad", options.no_triad, "skip the STREAM triad");
-  if (const int status = kelp::bench::parse_command_line(app, arguments.args(),
-                                                         "usage: kelp-bench-spgemm [options]\n");
-      status >= 0) {
-    return status;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    print_json_line(Json{{"bench", "spgemm"}, {"kind", "error"}, {"message", e.what()}});
-    return 1;
-  }
+  return kelp::bench::bench_main(
+      argc, argv, "spgemm",
+      "kelp-bench-spgemm: SpGEMM, Jacobi-fused SpGEMM and PtAP times",
+      [&](CLI::App& app) {
+        app.add_option("--n", options.n, "grid points per dimension of the 3D Laplacian")
+            ->check(CLI::Range(2, 1000))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed runs per measurement")
+            ->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--algorithm", options.algorithm, "automatic, dense or hash")
+            ->check(CLI::IsMember({"automatic", "dense", "hash"}))->capture_default_str();
+        app.add_option("--matrices", options.matrices, "comma-separated names in --matrices-dir (A*A of each)");
+        app.add_option("--matrices-dir", options.matrices_dir, "folder of NAME.mtx.gz")->capture_default_str();
+        app.add_flag("--no-triad", options.no_triad, "skip the STREAM triad");
+      },
+      [&] { return run(options); });
 }
