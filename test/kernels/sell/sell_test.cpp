@@ -26,6 +26,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/reference.hpp"
 #include "test/support/residual.hpp"
+#include "test/support/scalar_values.hpp"
 #include "test/support/spmv_bound.hpp"
 
 namespace kelp {
@@ -76,14 +77,7 @@ void check_case(const test::HostCoo& ref, const kernels::SellMatrix<Scalar>& S, 
   }
 }
 
-template <class Scalar>
-Scalar scalar_of(double re, double im) {
-  if constexpr (ScalarTraits<Scalar>::is_complex) {
-    return Scalar(re, im);
-  } else {
-    return static_cast<Scalar>(re);
-  }
-}
+using test::scalar_of;
 
 /// Both kernels, k in {vector, 3, 13} (13 = column blocks of 8, 4 and 1), both layouts, beta = 0
 /// and beta != 0, for each shape.

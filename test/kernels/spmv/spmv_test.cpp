@@ -12,6 +12,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 #include "test/support/reference.hpp"
+#include "test/support/scalar_values.hpp"
 #include "test/support/spmv_bound.hpp"
 
 namespace kelp {
@@ -70,15 +71,7 @@ void check_case(const test::HostCoo& ref, const CrsMatrix<Scalar>& A, SpmvMode m
   }
 }
 
-/// Real Scalar: re; complex Scalar: re + i im (so that a conjugated alpha or beta shows).
-template <class Scalar>
-Scalar scalar_of(double re, double im) {
-  if constexpr (ScalarTraits<Scalar>::is_complex) {
-    return Scalar(re, im);
-  } else {
-    return static_cast<Scalar>(re);
-  }
-}
+using test::scalar_of;
 
 template <class Scalar>
 void check_matrix(const CrsMatrix<Scalar>& A) {
