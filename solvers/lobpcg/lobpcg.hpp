@@ -395,6 +395,23 @@ LobpcgResult Lobpcg<Scalar, Device, Reduction>::solve(multivector_type X, Lobpcg
   const auto non_finite = [&] {
     return std::any_of(norms.begin(), norms.end(), [](double x) { return !std::isfinite(x); });
   };
+  // The residuals above come from AX (BX) updated through the Ritz coefficients, which drift from
+  // A X in rounding. Convergence is confirmed on A X (B X) applied afresh; pairs that miss the
+  // tolerance then become active again (with the guards), and the iteration goes on without P.
+  const auto confirmed = [&] {
+    apply_ab(cur_, 0, b);
+    residuals(cur_, b, lambda, norms);
+    bool all = true;
+    for (std::size_t j = 0; j < k; ++j) {
+      if (!(norms[j] <= tolerance(lambda[j]))) {
+        active[j] = 1;
+        result.converged_at[j] = -1;
+        all = false;
+      }
+    }
+    if (!all) std::fill(active.begin() + k, active.end(), 1);
+    return all;
+  };
   if (info.status != 0) {
     return finish(info.status == 1 ? StopReason::non_finite : StopReason::breakdown);
   }
@@ -404,6 +421,7 @@ LobpcgResult Lobpcg<Scalar, Device, Reduction>::solve(multivector_type X, Lobpcg
   std::swap(cur_, next_);
   bool running = check(0);
   if (non_finite()) return finish(StopReason::non_finite);
+  if (!running) running = !confirmed();
 
   std::size_t num_p = 0;  // columns of P, at [b, b + num_p) of V
   std::vector<std::size_t> act;
@@ -476,6 +494,7 @@ LobpcgResult Lobpcg<Scalar, Device, Reduction>::solve(multivector_type X, Lobpcg
     std::swap(cur_, next_);  // residuals read the new X; the old basis lives on in next_
     running = check(it);
     if (non_finite()) return finish(StopReason::non_finite);
+    if (!running) running = !confirmed();
     // P = [P W] C_[P W] for the pairs that stay active, at [b, b + num_p) of the new basis.
     std::size_t a_next = 0;
     C2.clear();

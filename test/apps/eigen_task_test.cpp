@@ -62,9 +62,9 @@ TEST(EigenTask, LaplaceConfigMatchesAnalyticEigenvalues) {
   ASSERT_EQ(result.eigen.eigenvalues.size(), 4u);
   for (int j = 0; j < 4; ++j) {
     EXPECT_NEAR(result.eigen.eigenvalues[j], expected[j], 1e-9 * expected[j]) << j;
-    // AX is updated through the Ritz coefficients, not re-applied, so the recomputed residual may
-    // drift a little above the solver's (no confirmation on the true residual yet).
-    EXPECT_LE(result.eigen.true_residual_norms[j], 2e-8 * expected[j]);
+    // LOBPCG confirms convergence on A X applied afresh, so the app's own recomputed residual
+    // meets the relative tolerance 1e-8 (up to the rounding of two SpMVs of the same X).
+    EXPECT_LE(result.eigen.true_residual_norms[j], 1.001e-8 * expected[j]);
   }
   EXPECT_NE(out.str().find("eigenvalues"), std::string::npos);
   const auto json = nlohmann::json::parse(test::read_file(report));

@@ -125,7 +125,8 @@ TEST(Lobpcg, SmallestMatchEigenOnRandomSpd) {
   }
   const Eigen::MatrixXcd Dc = D.cast<std::complex<double>>();
   const Eigen::MatrixXcd I = Eigen::MatrixXcd::Identity(120, 120);
-  EXPECT_LT(worst_relative_residual(Dc, I, to_eigen(X), result.eigenvalues), 1e-8);
+  // Convergence is confirmed on A X applied afresh: the dense residual meets the tolerance too.
+  EXPECT_LT(worst_relative_residual(Dc, I, to_eigen(X), result.eigenvalues), 1.001e-9);
   const Eigen::MatrixXcd gram = to_eigen(X).adjoint() * to_eigen(X);
   EXPECT_LT((gram - Eigen::MatrixXcd::Identity(4, 4)).norm(), 1e-10);  // orthonormal
 }
