@@ -27,19 +27,28 @@
 namespace kelp::solvers {
 
 namespace impl {
+/// The row loop of subtract_combination (a named functor: it is instantiated in several .cpp
+/// files, where nvcc's extended lambdas are unsafe; docs/conventions.md).
+template <class Z, class C, class X>
+struct SubtractCombination {
+  using Scalar = typename X::non_const_value_type;
+  Z z;
+  C c;
+  X x;
+  std::size_t p;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    Scalar sum = Scalar(0);
+    for (std::size_t j = 0; j < p; ++j) sum += z(i, j) * c(j);
+    x(i) -= sum;
+  }
+};
+
 /// x(i) -= sum_j z(i, j) c(j): removes the combination with coefficients c (a device view).
 template <class Z, class C, class X>
 void subtract_combination(const Z& z, const C& c, const X& x) {
-  using Scalar = typename X::non_const_value_type;
-  const std::size_t p = z.extent(1);
-  Kokkos::parallel_for(
-      "kelp::solvers::NullSpace::project",
-      Kokkos::RangePolicy<typename X::execution_space>(0, x.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        Scalar sum = Scalar(0);
-        for (std::size_t j = 0; j < p; ++j) sum += z(i, j) * c(j);
-        x(i) -= sum;
-      });
+  Kokkos::parallel_for("kelp::solvers::NullSpace::project",
+                       Kokkos::RangePolicy<typename X::execution_space>(0, x.extent(0)),
+                       SubtractCombination<Z, C, X>{z, c, x, z.extent(1)});
 }
 }  // namespace impl
 

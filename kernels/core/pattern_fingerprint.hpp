@@ -37,6 +37,27 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) {
 }
 }  // namespace impl
 
+namespace impl {
+/// The two hashes of pattern_fingerprint as named functors: the fingerprint is taken of the same
+/// matrix type in many .cpp files, where nvcc's extended lambdas are unsafe (docs/conventions.md).
+template <class RowMap, class Ordinal>
+struct HashRowMap {
+  using value_type = std::uint64_t;
+  RowMap row_map;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, std::uint64_t& sum) const {
+    sum += mix64(mix64(static_cast<std::uint64_t>(i)) ^ static_cast<std::uint64_t>(row_map(i + 1)));
+  }
+};
+template <class Entries, class Offset>
+struct HashEntries {
+  using value_type = std::uint64_t;
+  Entries entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k, std::uint64_t& sum) const {
+    sum += mix64(mix64(static_cast<std::uint64_t>(k)) ^ static_cast<std::uint64_t>(entries(k)));
+  }
+};
+}  // namespace impl
+
 template <class Matrix>
 PatternFingerprint pattern_fingerprint(const Matrix& A) {
   using ordinal_type = typename Matrix::ordinal_type;
@@ -45,22 +66,13 @@ PatternFingerprint pattern_fingerprint(const Matrix& A) {
   const auto row_map = A.row_map();
   const auto entries = A.entries();
   std::uint64_t row_map_hash = 0;
-  Kokkos::parallel_reduce(
-      "kelp::pattern_fingerprint(row_map)",
-      Kokkos::RangePolicy<execution_space>(0, A.num_rows()),
-      KOKKOS_LAMBDA(const ordinal_type i, std::uint64_t& sum) {
-        sum += impl::mix64(impl::mix64(static_cast<std::uint64_t>(i)) ^
-                           static_cast<std::uint64_t>(row_map(i + 1)));
-      },
-      row_map_hash);
+  Kokkos::parallel_reduce("kelp::pattern_fingerprint(row_map)",
+                          Kokkos::RangePolicy<execution_space>(0, A.num_rows()),
+                          impl::HashRowMap<std::decay_t<decltype(row_map)>, ordinal_type>{row_map}, row_map_hash);
   std::uint64_t entries_hash = 0;
-  Kokkos::parallel_reduce(
-      "kelp::pattern_fingerprint(entries)", Kokkos::RangePolicy<execution_space>(0, A.nnz()),
-      KOKKOS_LAMBDA(const offset_type k, std::uint64_t& sum) {
-        sum += impl::mix64(impl::mix64(static_cast<std::uint64_t>(k)) ^
-                           static_cast<std::uint64_t>(entries(k)));
-      },
-      entries_hash);
+  Kokkos::parallel_reduce("kelp::pattern_fingerprint(entries)",
+                          Kokkos::RangePolicy<execution_space>(0, A.nnz()),
+                          impl::HashEntries<std::decay_t<decltype(entries)>, offset_type>{entries}, entries_hash);
   return {A.num_rows(), A.num_cols(), static_cast<long long>(A.nnz()), row_map_hash, entries_hash};
 }
 

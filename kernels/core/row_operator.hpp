@@ -18,18 +18,30 @@ namespace impl {
 /// read y; alpha = 0 does not call f (BLAS semantics: y = beta * y). f(i, x) may read any entry of
 /// x, so y must not overlap x, except when f(i, x) reads x(i) only and y is x (in-place scaling).
 /// Free function: CUDA extended lambdas cannot live in protected member functions.
+/// A named functor rather than a lambda: apply_rows is instantiated with the same row functor in
+/// several .cpp files, where nvcc's extended lambdas are unsafe (docs/conventions.md).
+template <class RowF, class Scalar, class Device>
+struct ApplyRows {
+  RowF f;
+  ConstVectorView<Scalar, Device> x;
+  VectorView<Scalar, Device> y;
+  Scalar alpha;
+  Scalar beta;
+  bool overwrite;
+  bool skip_f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const Scalar v = skip_f ? Scalar(0) : alpha * f(i, x);
+    y(i) = overwrite ? v : v + beta * y(i);  // beta = 0 must not read y
+  }
+};
+
 template <class RowF, class Scalar, class Device>
 void apply_rows(const char* label, const RowF& f, const ConstVectorView<Scalar, Device>& x,
                 const VectorView<Scalar, Device>& y, Scalar alpha, Scalar beta) {
   using Exec = typename Device::execution_space;
-  const bool overwrite = beta == Scalar(0);
-  const bool skip_f = alpha == Scalar(0);
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<Ordinal>>(0, static_cast<Ordinal>(y.extent(0))),
-      KOKKOS_LAMBDA(const Ordinal i) {
-        const Scalar v = skip_f ? Scalar(0) : alpha * f(i, x);
-        y(i) = overwrite ? v : v + beta * y(i);  // beta = 0 must not read y
-      });
+      ApplyRows<RowF, Scalar, Device>{f, x, y, alpha, beta, beta == Scalar(0), alpha == Scalar(0)});
 }
 
 /// The row functor of a plain vector: f(i, v) = v(i).

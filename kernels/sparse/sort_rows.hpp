@@ -73,22 +73,35 @@ void sort_rows(const Matrix& A) {
                       A.values(), true);
 }
 
+namespace impl {
+/// Counts the out-of-order or repeated neighbours of rows_sorted_unique (a named functor: that
+/// check is instantiated in several test files; docs/conventions.md on nvcc's lambdas).
+template <class RowMap, class Entries>
+struct CountUnsortedPairs {
+  using value_type = long long;
+  using OffsetT = typename RowMap::non_const_value_type;
+  RowMap row_map;
+  Entries entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long i, long long& count) const {
+    for (OffsetT k = row_map(i) + 1; k < row_map(i + 1); ++k) {
+      if (!(entries(k - 1) < entries(k))) ++count;
+    }
+  }
+};
+}  // namespace impl
+
 /// Whether every row of A is sorted by column with no duplicates (a check for tests and
 /// preconditions; one pass).
 template <class Matrix>
 bool rows_sorted_unique(const Matrix& A) {
-  using OffsetT = typename Matrix::offset_type;
   const auto row_map = A.row_map();
   const auto entries = A.entries();
   long long bad = 0;
   Kokkos::parallel_reduce(
       "kelp::kernels::rows_sorted_unique",
       Kokkos::RangePolicy<typename Matrix::execution_space>(0, A.num_rows()),
-      KOKKOS_LAMBDA(const long long i, long long& count) {
-        for (OffsetT k = row_map(i) + 1; k < row_map(i + 1); ++k) {
-          if (!(entries(k - 1) < entries(k))) ++count;
-        }
-      },
+      impl::CountUnsortedPairs<std::decay_t<decltype(row_map)>, std::decay_t<decltype(entries)>>{
+          row_map, entries},
       bad);
   return bad == 0;
 }

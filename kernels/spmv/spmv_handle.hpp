@@ -92,6 +92,27 @@ struct RowStatistics {
   long long empty_rows = 0;
 };
 
+namespace impl {
+/// The two passes of row_statistics (named functors: row_statistics is instantiated with the same
+/// matrix type in many .cpp files, where nvcc's extended lambdas are unsafe; docs/conventions.md).
+template <class RowMap, class Ordinal>
+struct LongestRow {
+  RowMap row_map;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, long long& local_max) const {
+    const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
+    if (len > local_max) local_max = len;
+  }
+};
+template <class RowMap, class Ordinal>
+struct CountEmptyRows {
+  using value_type = long long;
+  RowMap row_map;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, long long& count) const {
+    if (row_map(i + 1) == row_map(i)) ++count;
+  }
+};
+}  // namespace impl
+
 /// Row-length statistics of A's pattern (two passes over row_map, on exec; fences exec).
 /// Free function, not a member: CUDA extended lambdas cannot live in private member functions.
 template <class Matrix>
@@ -105,17 +126,10 @@ RowStatistics row_statistics(const typename Matrix::execution_space& exec, const
   long long max_len = 0, empty = 0;
   Kokkos::parallel_reduce(
       "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i, long long& local_max) {
-        const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
-        if (len > local_max) local_max = len;
-      },
-      Kokkos::Max<long long>(max_len));
+      impl::LongestRow<decltype(row_map), ordinal_type>{row_map}, Kokkos::Max<long long>(max_len));
   Kokkos::parallel_reduce(
       "kelp::kernels::row_statistics", Kokkos::RangePolicy<execution_space>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_type i, long long& count) {
-        if (row_map(i + 1) == row_map(i)) ++count;
-      },
-      empty);
+      impl::CountEmptyRows<decltype(row_map), ordinal_type>{row_map}, empty);
   stats.nnz = static_cast<long long>(A.nnz());
   stats.max_row_nnz = max_len;
   stats.empty_rows = empty;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "kelp/kernels/core/column_access.hpp"
@@ -16,48 +17,66 @@
 namespace kelp::precond {
 
 namespace impl {
+/// The kernels of the helpers below are named functors, not lambdas: the helpers are instantiated
+/// with the same types in several .cpp files (Jacobi, block Jacobi, Chebyshev, smoothers), where
+/// nvcc's extended lambdas are unsafe (docs/conventions.md).
+template <class Inv, class X, class Y, class Scalar>
+struct ScaleRows {
+  Inv inv;
+  X x;
+  Y y;
+  Scalar alpha;
+  Scalar beta;
+  bool conjugate;
+  bool overwrite;
+  std::size_t num_cols;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    const Scalar d = alpha * (conjugate ? ScalarTraits<Scalar>::conj(inv(i)) : inv(i));
+    for (std::size_t j = 0; j < num_cols; ++j) {
+      const Scalar v = d * x(i, j);
+      y(i, j) = overwrite ? v : v + beta * y(i, j);  // beta = 0 must not read y
+    }
+  }
+};
+
+template <class Inv, class Scalar>
+struct InvertDiagonal {
+  Inv inv;
+  Scalar omega;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long i, long long& bad) const {
+    const Scalar d = inv(i);
+    if (d == Scalar(0) || !ScalarTraits<Scalar>::is_finite(d)) {
+      if (i < bad) bad = i;
+    } else {
+      inv(i) = omega / d;
+    }
+  }
+};
+
 /// y(i, j) = alpha * d(i) * x(i, j) + beta * y(i, j) for every column j, in one kernel, where
 /// d = conj(inv) when `conjugate` (A^H of a diagonal) and inv otherwise; beta = 0 does not read y.
 /// x and y are both vectors or both LayoutLeft multi-vectors.
-/// Free function: CUDA extended lambdas cannot live in protected member functions.
 template <class Inv, class X, class Y, class Scalar>
 void scale_by_inverse_diagonal(const Inv& inv, const X& x_in, const Y& y_in, Scalar alpha,
                                Scalar beta, bool conjugate) {
   const auto x = kelp::impl::as_columns(x_in);
   const auto y = kelp::impl::as_columns(y_in);
-  const std::size_t num_cols = y.extent(1);
-  const bool overwrite = beta == Scalar(0);
   Kokkos::parallel_for(
       "kelp::precond::Jacobi::apply",
       Kokkos::RangePolicy<typename Y::execution_space>(0, x_in.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const Scalar d = alpha * (conjugate ? ScalarTraits<Scalar>::conj(inv(i)) : inv(i));
-        for (std::size_t j = 0; j < num_cols; ++j) {
-          const Scalar v = d * x(i, j);
-          y(i, j) = overwrite ? v : v + beta * y(i, j);  // beta = 0 must not read y
-        }
-      });
+      ScaleRows<Inv, std::decay_t<decltype(x)>, std::decay_t<decltype(y)>, Scalar>{
+          inv, x, y, alpha, beta, conjugate, beta == Scalar(0), y.extent(1)});
 }
 
 /// inv(i) = omega / inv(i) where inv(i) is a nonzero finite diagonal entry; returns the first row
 /// whose entry is zero or not finite (left as it was), or inv.extent(0) when there is none.
-/// Free function, like the one above.
 template <class Inv, class Scalar>
 long long invert_diagonal(const Inv& inv, Scalar omega) {
   using Ordinal = long long;
   Ordinal first_bad = 0;  // Min starts from its identity (the largest value): none found
-  Kokkos::parallel_reduce(
-      "kelp::precond::Jacobi::setup_numeric",
-      Kokkos::RangePolicy<typename Inv::execution_space>(0, inv.extent(0)),
-      KOKKOS_LAMBDA(const Ordinal i, Ordinal& bad) {
-        const Scalar d = inv(i);
-        if (d == Scalar(0) || !ScalarTraits<Scalar>::is_finite(d)) {
-          if (i < bad) bad = i;
-        } else {
-          inv(i) = omega / d;
-        }
-      },
-      Kokkos::Min<Ordinal>(first_bad));
+  Kokkos::parallel_reduce("kelp::precond::Jacobi::setup_numeric",
+                          Kokkos::RangePolicy<typename Inv::execution_space>(0, inv.extent(0)),
+                          InvertDiagonal<Inv, Scalar>{inv, omega}, Kokkos::Min<Ordinal>(first_bad));
   return std::min(first_bad, static_cast<Ordinal>(inv.extent(0)));
 }
 }  // namespace impl
