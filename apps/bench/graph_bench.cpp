@@ -1,5 +1,5 @@
 // kelp-bench-graph: time and quality of the graph kernels (distance-1 coloring, speculative and
-// deterministic; distance-2 coloring; MIS-2; MIS-2 aggregation) on a generated Laplacian and,
+// deterministic and edge-based; distance-2 coloring, vertex- and net-based; MIS-2; MIS-2 aggregation) on a generated Laplacian and,
 // optionally, the repository's real matrices (symmetrized pattern).
 //
 // JSON lines (apps/bench/bench_common.hpp):
@@ -15,7 +15,8 @@
 // The Kokkos Kernels peer is not run by this benchmark (see docs/performance.md, issue 9).
 //
 // Usage: kelp-bench-graph [--generator laplace3d|laplace3d_27pt|laplace2d] [--n 100]
-//                         [--repeats 11] [--matrices] [--kernels d1,d1_deterministic,d2,mis2,aggregate]
+//                         [--repeats 11] [--matrices]
+//                         [--kernels d1,d1_deterministic,d1_edge_based,d2,d2_net_based,mis2,aggregate]
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -46,7 +47,7 @@ struct Options {
   int repeats = 11;
   bool matrices = false;
   std::string matrices_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;
-  std::vector<std::string> kernels = {"d1", "d1_deterministic", "d2", "mis2", "aggregate"};
+  std::vector<std::string> kernels = {"d1", "d1_deterministic", "d1_edge_based", "d2", "d2_net_based", "mis2", "aggregate"};
 };
 
 Graph generate(const std::string& generator, long long n) {
@@ -118,18 +119,22 @@ void run_graph(const Options& options, const std::string& graph_name, const Grap
   const auto wants = [&](const std::string& name) {
     return std::find(options.kernels.begin(), options.kernels.end(), name) != options.kernels.end();
   };
-  for (const std::string variant : {"d1", "d1_deterministic"}) {
+  for (const std::string variant : {"d1", "d1_deterministic", "d1_edge_based"}) {
     if (!wants(variant)) continue;
     k::Color1Params params;
-    params.algorithm = variant == "d1" ? k::Color1Algorithm::speculative : k::Color1Algorithm::deterministic;
+    params.algorithm = variant == "d1"                 ? k::Color1Algorithm::speculative
+                       : variant == "d1_deterministic" ? k::Color1Algorithm::deterministic
+                                                       : k::Color1Algorithm::edge_based;
     measure(options, graph_name, g, variant, "colors", [&](bool check) {
       const auto c = k::color_distance1(g, params);
       return Outcome{c.num_colors, c.rounds, check && k::is_valid_coloring_distance1(g, c.colors).valid};
     });
   }
-  if (wants("d2")) {
-    measure(options, graph_name, g, "d2", "colors", [&](bool check) {
-      const auto c = k::color_distance2(g);
+  for (const std::string variant : {"d2", "d2_net_based"}) {
+    if (!wants(variant)) continue;
+    const k::Color2Params params{variant == "d2" ? k::Color2Algorithm::vertex_based : k::Color2Algorithm::net_based};
+    measure(options, graph_name, g, variant, "colors", [&](bool check) {
+      const auto c = k::color_distance2(g, params);
       return Outcome{c.num_colors, c.rounds, check && k::is_valid_coloring_distance2(g, c.colors).valid};
     });
   }
@@ -185,7 +190,7 @@ int main(int argc, char** argv) {
         app.add_option("--matrices-dir", options.matrices_dir, "folder of the .mtx.gz files")->capture_default_str();
         app.add_option("--kernels", options.kernels, "kernels to run")
             ->delimiter(',')
-            ->check(CLI::IsMember({"d1", "d1_deterministic", "d2", "mis2", "aggregate"}))
+            ->check(CLI::IsMember({"d1", "d1_deterministic", "d1_edge_based", "d2", "d2_net_based", "mis2", "aggregate"}))
             ->capture_default_str();
       },
       [&] { return run(options); });
