@@ -42,7 +42,8 @@ int color_two_hop(const TwoHop<Device>& hops, Ordinal num_rows, Ordinal num_nets
 /// [in] g: square, structurally symmetric graph (symmetrize() a nonsymmetric one); self loops
 ///      are ignored.
 /// [in] params: the algorithm: vertex_based (speculative; the result may differ between thread
-///      counts; O(sum of squared degrees) per round) or net_based (reproducible; O(nnz) per
+///      counts; O(sum of squared degrees) per round; on one thread the sequential greedy
+///      coloring in natural order, computed net-based in O(nnz)) or net_based (reproducible; O(nnz) per
 ///      round, more rounds; see impl/color_d2_net_based.hpp).
 /// Colors in [0, num_colors).
 /// Throws DimensionMismatch for a non-square graph, InvalidArgument for a malformed one.
