@@ -1,5 +1,5 @@
 // kelp-bench-graph: time and quality of the graph kernels (distance-1 coloring, speculative and
-// deterministic; distance-2 coloring; MIS-2; MIS-2 aggregation) on a generated Laplacian and,
+// deterministic and edge-based; distance-2 coloring, vertex- and net-based; MIS-2; MIS-2 aggregation) on a generated Laplacian and,
 // optionally, the repository's real matrices (symmetrized pattern).
 //
 // JSON lines (apps/bench/bench_common.hpp):
@@ -12,15 +12,22 @@
 //                            rounds, whether the checker accepted the result, and the adjacency
 //                            bandwidth: (8 (n + 1) + 4 nnz) bytes / median time, the bytes of one
 //                            pass over the graph (the kernels make several).
-// The Kokkos Kernels peer is not run by this benchmark (see docs/performance.md, issue 9).
+// Built with KELP_ENABLE_PEERS (KELP_HAVE_KOKKOSKERNELS: Debian's Serial Kokkos), the same
+// graphs also go through Kokkos Kernels' graph_color (default and VBBIT, EB), graph_color_distance2
+// (default, NB_BIT) and graph_d2_mis (MIS2_FAST, MIS2_QUALITY): kernels "kk_..." with the same
+// fields ("peer" names the Trilinos version); their outcome goes through Kelp's checkers too.
 //
 // Usage: kelp-bench-graph [--generator laplace3d|laplace3d_27pt|laplace2d] [--n 100]
-//                         [--repeats 11] [--matrices] [--kernels d1,d1_deterministic,d2,mis2,aggregate]
+//                         [--repeats 11] [--matrices]
+//                         [--kernels d1,d1_deterministic,d1_edge_based,d2,d2_net_based,mis2,aggregate,
+//                                    kk_d1,kk_d1_vbbit,kk_d1_eb,kk_d2,kk_d2_nb,kk_mis2,kk_mis2_quality]
+// (the kk_ kernels run only in a KELP_ENABLE_PEERS build)
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
@@ -29,6 +36,14 @@
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/graph.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
+
+#if defined(KELP_HAVE_KOKKOSKERNELS)
+#include <KokkosGraph_Distance1Color.hpp>
+#include <KokkosGraph_Distance2Color.hpp>
+#include <KokkosGraph_MIS2.hpp>
+#include <KokkosKernels_Handle.hpp>
+#include <Trilinos_version.h>
+#endif
 
 namespace {
 
@@ -46,7 +61,9 @@ struct Options {
   int repeats = 11;
   bool matrices = false;
   std::string matrices_dir = KELP_BENCH_DEFAULT_MATRICES_DIR;
-  std::vector<std::string> kernels = {"d1", "d1_deterministic", "d2", "mis2", "aggregate"};
+  std::vector<std::string> kernels = {"d1",    "d1_deterministic", "d1_edge_based", "d2",   "d2_net_based",
+                                      "mis2",  "aggregate",        "kk_d1",         "kk_d1_vbbit", "kk_d1_eb",
+                                      "kk_d2", "kk_d2_nb",         "kk_mis2",       "kk_mis2_quality"};
 };
 
 Graph generate(const std::string& generator, long long n) {
@@ -118,18 +135,22 @@ void run_graph(const Options& options, const std::string& graph_name, const Grap
   const auto wants = [&](const std::string& name) {
     return std::find(options.kernels.begin(), options.kernels.end(), name) != options.kernels.end();
   };
-  for (const std::string variant : {"d1", "d1_deterministic"}) {
+  for (const std::string variant : {"d1", "d1_deterministic", "d1_edge_based"}) {
     if (!wants(variant)) continue;
     k::Color1Params params;
-    params.algorithm = variant == "d1" ? k::Color1Algorithm::speculative : k::Color1Algorithm::deterministic;
+    params.algorithm = variant == "d1"                 ? k::Color1Algorithm::speculative
+                       : variant == "d1_deterministic" ? k::Color1Algorithm::deterministic
+                                                       : k::Color1Algorithm::edge_based;
     measure(options, graph_name, g, variant, "colors", [&](bool check) {
       const auto c = k::color_distance1(g, params);
       return Outcome{c.num_colors, c.rounds, check && k::is_valid_coloring_distance1(g, c.colors).valid};
     });
   }
-  if (wants("d2")) {
-    measure(options, graph_name, g, "d2", "colors", [&](bool check) {
-      const auto c = k::color_distance2(g);
+  for (const std::string variant : {"d2", "d2_net_based"}) {
+    if (!wants(variant)) continue;
+    const k::Color2Params params{variant == "d2" ? k::Color2Algorithm::vertex_based : k::Color2Algorithm::net_based};
+    measure(options, graph_name, g, variant, "colors", [&](bool check) {
+      const auto c = k::color_distance2(g, params);
       return Outcome{c.num_colors, c.rounds, check && k::is_valid_coloring_distance2(g, c.colors).valid};
     });
   }
@@ -148,6 +169,76 @@ void run_graph(const Options& options, const std::string& graph_name, const Grap
   }
 }
 
+#if defined(KELP_HAVE_KOKKOSKERNELS)
+using Memory = kelp::DefaultDevice::memory_space;
+using PeerHandle = KokkosKernels::Experimental::KokkosKernelsHandle<kelp::Offset, kelp::Ordinal, double, Exec,
+                                                                   Memory, Memory>;
+
+/// Kokkos Kernels' 1-based colors as Kelp's 0-based ones (for the checkers).
+template <class Colors>
+Kokkos::View<kelp::Ordinal*> zero_based(const Colors& colors) {
+  Kokkos::View<kelp::Ordinal*> out("colors", colors.extent(0));
+  Kokkos::parallel_for(
+      "graph_bench::zero_based", Kokkos::RangePolicy<Exec>(0, static_cast<kelp::Ordinal>(colors.extent(0))),
+      KOKKOS_LAMBDA(const kelp::Ordinal v) { out(v) = colors(v) - 1; });
+  return out;
+}
+
+/// The Kokkos Kernels peer on the same graph (kernels kk_d1, kk_d1_vbbit, kk_d1_eb, kk_d2,
+/// kk_d2_nb, kk_mis2, kk_mis2_quality; a call includes the handle's creation).
+void run_peer(const Options& options, const std::string& graph_name, const Graph& g) {
+  namespace k = kelp::kernels;
+  const auto wants = [&](const std::string& name) {
+    return std::find(options.kernels.begin(), options.kernels.end(), name) != options.kernels.end();
+  };
+  const kelp::Ordinal n = g.num_rows();
+  const auto row_map = g.row_map();
+  const auto entries = g.entries();
+  const std::pair<const char*, KokkosGraph::ColoringAlgorithm> d1_variants[] = {
+      {"kk_d1", KokkosGraph::COLORING_DEFAULT}, {"kk_d1_vbbit", KokkosGraph::COLORING_VBBIT},
+      {"kk_d1_eb", KokkosGraph::COLORING_EB}};
+  for (const auto& [name, algorithm] : d1_variants) {
+    if (!wants(name)) continue;
+    measure(options, graph_name, g, name, "colors", [&, algorithm = algorithm](bool check) {
+      PeerHandle handle;
+      handle.create_graph_coloring_handle(algorithm);
+      KokkosGraph::Experimental::graph_color(&handle, n, n, row_map, entries);
+      auto* coloring = handle.get_graph_coloring_handle();
+      const Outcome outcome{coloring->get_num_colors(), coloring->get_num_phases(),
+                            check && k::is_valid_coloring_distance1(g, zero_based(coloring->get_vertex_colors())).valid};
+      handle.destroy_graph_coloring_handle();
+      return outcome;
+    });
+  }
+  const std::pair<const char*, KokkosGraph::GraphColoringAlgorithmDistance2> d2_variants[] = {
+      {"kk_d2", KokkosGraph::COLORING_D2_DEFAULT}, {"kk_d2_nb", KokkosGraph::COLORING_D2_NB_BIT}};
+  for (const auto& [name, algorithm] : d2_variants) {
+    if (!wants(name)) continue;
+    measure(options, graph_name, g, name, "colors", [&, algorithm = algorithm](bool check) {
+      PeerHandle handle;
+      handle.create_distance2_graph_coloring_handle(algorithm);
+      KokkosGraph::Experimental::graph_color_distance2(&handle, n, row_map, entries);
+      auto* coloring = handle.get_distance2_graph_coloring_handle();
+      const Outcome outcome{coloring->get_num_colors(), coloring->get_num_phases(),
+                            check && k::is_valid_coloring_distance2(g, zero_based(coloring->get_vertex_colors())).valid};
+      handle.destroy_distance2_graph_coloring_handle();
+      return outcome;
+    });
+  }
+  const std::pair<const char*, KokkosGraph::MIS2_Algorithm> mis2_variants[] = {
+      {"kk_mis2", KokkosGraph::MIS2_FAST}, {"kk_mis2_quality", KokkosGraph::MIS2_QUALITY}};
+  for (const auto& [name, algorithm] : mis2_variants) {
+    if (!wants(name)) continue;
+    measure(options, graph_name, g, name, "set_size", [&, algorithm = algorithm](bool check) {
+      const auto set = KokkosGraph::Experimental::graph_d2_mis<kelp::DefaultDevice>(row_map, entries, algorithm);
+      Kokkos::View<kelp::Ordinal*> vertices("vertices", set.extent(0));
+      Kokkos::deep_copy(vertices, set);
+      return Outcome{static_cast<long long>(set.extent(0)), 0, check && k::is_mis2(g, vertices).valid};
+    });
+  }
+}
+#endif
+
 int run(const Options& options) {
   (void)kelp::bench::measure_triad("graph", 0, 10);
   print_json_line(Json{{"bench", "graph"},
@@ -158,11 +249,21 @@ int run(const Options& options) {
                        {"execution_space", Exec::name()},
                        {"threads", Exec().concurrency()},
                        {"cpu", kelp::bench::cpu_model()}});
-  run_graph(options, options.generator + "_" + std::to_string(options.n), generate(options.generator, options.n));
+#if defined(KELP_HAVE_KOKKOSKERNELS)
+  print_json_line(Json{{"bench", "graph"}, {"kind", "peer"},
+                       {"peer", std::string("KokkosKernels (Trilinos ") + TRILINOS_VERSION_STRING + ")"}});
+  const auto run_both = [&](const std::string& name, const Graph& g) {
+    run_graph(options, name, g);
+    run_peer(options, name, g);
+  };
+#else
+  const auto run_both = [&](const std::string& name, const Graph& g) { run_graph(options, name, g); };
+#endif
+  run_both(options.generator + "_" + std::to_string(options.n), generate(options.generator, options.n));
   if (options.matrices) {
     for (const char* name : {"wing", "astro-ph", "PGPgiantcompo", "bcsstk13", "wiki-Vote"}) {
       const std::string path = options.matrices_dir + "/" + name + ".mtx.gz";
-      run_graph(options, name, read_graph(path));
+      run_both(name, read_graph(path));
     }
   }
   return 0;
@@ -185,7 +286,9 @@ int main(int argc, char** argv) {
         app.add_option("--matrices-dir", options.matrices_dir, "folder of the .mtx.gz files")->capture_default_str();
         app.add_option("--kernels", options.kernels, "kernels to run")
             ->delimiter(',')
-            ->check(CLI::IsMember({"d1", "d1_deterministic", "d2", "mis2", "aggregate"}))
+            ->check(CLI::IsMember({"d1", "d1_deterministic", "d1_edge_based", "d2", "d2_net_based", "mis2",
+                                   "aggregate", "kk_d1", "kk_d1_vbbit", "kk_d1_eb", "kk_d2", "kk_d2_nb",
+                                   "kk_mis2", "kk_mis2_quality"}))
             ->capture_default_str();
       },
       [&] { return run(options); });

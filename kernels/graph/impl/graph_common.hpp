@@ -97,6 +97,15 @@ KOKKOS_INLINE_FUNCTION int lowest_set_bit(std::uint64_t x) {
 #endif
 }
 
+/// Number of set bits of x.
+KOKKOS_INLINE_FUNCTION int popcount(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(static_cast<unsigned long long>(x));
+#else
+  return __builtin_popcountll(x);
+#endif
+}
+
 /// Host copy of a device scalar (a worklist length): one small transfer.
 template <class T, class Device>
 T read_scalar(const Kokkos::View<T, Device>& value) {

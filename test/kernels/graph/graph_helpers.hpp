@@ -87,6 +87,35 @@ inline Ordinal greedy_color_count(const std::vector<std::vector<Ordinal>>& rows)
   return count;
 }
 
+/// Largest number of distinct other vertices within distance 2 of a vertex (self loops ignored):
+/// any greedy distance-2 coloring needs at most this + 1 colors.
+inline Ordinal max_distance2_degree(const std::vector<std::vector<Ordinal>>& rows) {
+  std::vector<Ordinal> mark(rows.size(), -1);
+  Ordinal largest = 0;
+  for (Ordinal v = 0; v < static_cast<Ordinal>(rows.size()); ++v) {
+    Ordinal count = 0;
+    mark[v] = v;
+    for (const Ordinal u : rows[v]) {
+      if (mark[u] != v) mark[u] = v, ++count;
+      for (const Ordinal w : rows[u]) {
+        if (mark[w] != v) mark[w] = v, ++count;
+      }
+    }
+    largest = std::max(largest, count);
+  }
+  return largest;
+}
+
+/// Largest degree (self loops ignored, duplicates counted).
+inline Ordinal max_degree(const std::vector<std::vector<Ordinal>>& rows) {
+  Ordinal largest = 0;
+  for (std::size_t v = 0; v < rows.size(); ++v) {
+    const auto self = std::count(rows[v].begin(), rows[v].end(), static_cast<Ordinal>(v));
+    largest = std::max(largest, static_cast<Ordinal>(rows[v].size() - self));
+  }
+  return largest;
+}
+
 /// Sequential greedy MIS-2 in natural order: its size.
 inline Ordinal greedy_mis2_size(const std::vector<std::vector<Ordinal>>& rows) {
   std::vector<char> blocked(rows.size(), 0);

@@ -19,12 +19,16 @@ using test::Graph;
 using test::graph_from;
 
 /// Runs every kernel on the symmetric graph g and checks every result. `deterministic`: also the
-/// deterministic coloring and the coarse graph (many short rounds: slow on loaded machines).
+/// deterministic, edge-based and net-based colorings and the coarse graph (many short rounds:
+/// slow on loaded machines).
 void expect_all_kernels_valid(const Graph& g, const std::string& name, bool deterministic = true) {
   SCOPED_TRACE(name);
   const auto rows = test::rows_of(g);
-  for (const auto algorithm : {kernels::Color1Algorithm::speculative, kernels::Color1Algorithm::deterministic}) {
-    if (!deterministic && algorithm == kernels::Color1Algorithm::deterministic) continue;
+  const Ordinal degree = test::max_degree(rows);
+  for (const auto algorithm : {kernels::Color1Algorithm::speculative, kernels::Color1Algorithm::deterministic,
+                               kernels::Color1Algorithm::edge_based}) {
+    if (!deterministic && algorithm != kernels::Color1Algorithm::speculative) continue;
+    SCOPED_TRACE("distance-1 algorithm " + std::to_string(static_cast<int>(algorithm)));
     kernels::Color1Params params;
     params.algorithm = algorithm;
     const auto c1 = kernels::color_distance1(g, params);
@@ -32,17 +36,30 @@ void expect_all_kernels_valid(const Graph& g, const std::string& name, bool dete
     EXPECT_TRUE(check) << check.reason;
     // Greedy needs at most max degree + 1 colors; speculation stays near the greedy count.
     const Ordinal greedy = test::greedy_color_count(rows);
-    EXPECT_LE(c1.num_colors, 2 * greedy + 2) << "greedy " << greedy;
+    if (algorithm != kernels::Color1Algorithm::edge_based) {  // EB: 7 colors on 3D meshes (greedy: 2)
+      EXPECT_LE(c1.num_colors, 2 * greedy + 2) << "greedy " << greedy;
+    }
+    EXPECT_LE(c1.num_colors, degree + 1);  // every variant stays within degree + 1
     if (g.num_rows() > 0) {
       EXPECT_GE(c1.num_colors, 1);
     }
   }
-  const auto c2 = kernels::color_distance2(g);
-  const auto check2 = kernels::is_valid_coloring_distance2(g, c2.colors);
-  EXPECT_TRUE(check2) << check2.reason;
-  const auto bipartite = kernels::color_bipartite(g);
-  const auto check_bipartite = kernels::is_valid_coloring_bipartite(g, bipartite.colors);
-  EXPECT_TRUE(check_bipartite) << check_bipartite.reason;
+  const Ordinal degree2 = test::max_distance2_degree(rows);
+  for (const auto algorithm : {kernels::Color2Algorithm::vertex_based, kernels::Color2Algorithm::net_based}) {
+    if (!deterministic && algorithm != kernels::Color2Algorithm::vertex_based) continue;
+    SCOPED_TRACE("distance-2 algorithm " + std::to_string(static_cast<int>(algorithm)));
+    const kernels::Color2Params params{algorithm};
+    const auto c2 = kernels::color_distance2(g, params);
+    const auto check2 = kernels::is_valid_coloring_distance2(g, c2.colors);
+    EXPECT_TRUE(check2) << check2.reason;
+    EXPECT_LE(c2.num_colors, degree2 + 1);
+    if (g.num_rows() > 0) {
+      EXPECT_GE(c2.num_colors, 1);
+    }
+    const auto bipartite = kernels::color_bipartite(g, kernels::BipartiteSide::rows, params);
+    const auto check_bipartite = kernels::is_valid_coloring_bipartite(g, bipartite.colors);
+    EXPECT_TRUE(check_bipartite) << check_bipartite.reason;
+  }
   const auto set = kernels::mis2(g);
   const auto check_set = kernels::is_mis2(g, set.vertices);
   EXPECT_TRUE(check_set) << check_set.reason;
@@ -93,6 +110,25 @@ TEST(GraphKernels, DeterministicColoringIsReproducible) {
   EXPECT_EQ(test::labels_of(first.colors), test::labels_of(second.colors));
   EXPECT_EQ(first.num_colors, second.num_colors);
   EXPECT_TRUE(kernels::is_valid_coloring_distance1(g, first.colors));
+}
+
+TEST(GraphKernels, EdgeBasedAndNetBasedColoringsAreReproducible) {
+  const auto g = generators::laplace3d<double>(17, 13, 11).graph();
+  kernels::Color1Params edge_based;
+  edge_based.algorithm = kernels::Color1Algorithm::edge_based;
+  const kernels::Color2Params net_based{kernels::Color2Algorithm::net_based};
+
+  const auto first = kernels::color_distance1(g, edge_based);
+  const auto second = kernels::color_distance1(g, edge_based);
+  const auto first2 = kernels::color_distance2(g, net_based);
+  const auto second2 = kernels::color_distance2(g, net_based);
+
+  EXPECT_EQ(test::labels_of(first.colors), test::labels_of(second.colors));
+  EXPECT_EQ(test::labels_of(first2.colors), test::labels_of(second2.colors));
+  EXPECT_TRUE(kernels::is_valid_coloring_distance1(g, first.colors));
+  EXPECT_TRUE(kernels::is_valid_coloring_distance2(g, first2.colors));
+  EXPECT_LE(first.num_colors, 7);    // degree + 1
+  EXPECT_LE(first2.num_colors, 25);  // distance-2 degree + 1
 }
 
 TEST(GraphKernels, Mis2AndAggregationAreReproducible) {
@@ -153,6 +189,16 @@ TEST(GraphKernels, StarPathAndCompleteGraph) {
   EXPECT_EQ(c_star.num_colors, 2);
   EXPECT_EQ(c2_star.num_colors, n);
   EXPECT_EQ(c_complete.num_colors, 40);
+  // The new variants: the hub is one vertex of degree 699 spread over 699 edges / one net.
+  kernels::Color1Params edge_based;
+  edge_based.algorithm = kernels::Color1Algorithm::edge_based;
+  const kernels::Color2Params net_based{kernels::Color2Algorithm::net_based};
+  EXPECT_EQ(kernels::color_distance1(graph_from(star), edge_based).num_colors, 2);
+  EXPECT_LE(kernels::color_distance1(graph_from(path), edge_based).num_colors, 3);
+  EXPECT_EQ(kernels::color_distance1(graph_from(complete), edge_based).num_colors, 40);
+  EXPECT_EQ(kernels::color_distance2(graph_from(star), net_based).num_colors, n);
+  EXPECT_LE(kernels::color_distance2(graph_from(path), net_based).num_colors, 5);
+  EXPECT_EQ(kernels::color_distance2(graph_from(complete), net_based).num_colors, 40);
   expect_all_kernels_valid(graph_from(star), "star");
   expect_all_kernels_valid(graph_from(path), "path");
   expect_all_kernels_valid(graph_from(complete), "complete");
@@ -186,6 +232,14 @@ TEST(GraphKernels, BipartiteColoringOfARectangularPattern) {
     EXPECT_EQ(cols.num_colors, 2);
   }
   EXPECT_EQ(cols.colors.extent(0), 5u);
+  const kernels::Color2Params net_based{kernels::Color2Algorithm::net_based};
+  const auto rows_nb = kernels::color_bipartite(a, kernels::BipartiteSide::rows, net_based);
+  const auto cols_nb = kernels::color_bipartite(a, kernels::BipartiteSide::columns, net_based);
+  EXPECT_TRUE(kernels::is_valid_coloring_bipartite(a, rows_nb.colors));
+  EXPECT_TRUE(kernels::is_valid_coloring_bipartite(a, cols_nb.colors, true));
+  EXPECT_LE(rows_nb.num_colors, 3);
+  EXPECT_LE(cols_nb.num_colors, 3);
+  EXPECT_EQ(cols_nb.colors.extent(0), 5u);
 }
 
 TEST(GraphKernels, AggregationOfTheStrengthGraph) {
@@ -213,7 +267,8 @@ TEST(GraphKernels, RealMatrices) {
       EXPECT_THROW((void)kernels::color_distance1(a), DimensionMismatch);
       continue;
     }
-    // The deterministic coloring on every third matrix keeps the test fast on 2 shared cores.
+    // The deterministic, edge- and net-based colorings on every third matrix keep the test fast
+    // on 2 shared cores.
     expect_all_kernels_valid(kernels::symmetrize(a), name, (&name - &names.front()) % 3 == 0);
   }
 }
