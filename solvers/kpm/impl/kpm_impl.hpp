@@ -218,10 +218,10 @@ SpectralBounds gershgorin_bounds(const CrsMatrix<Scalar>& H) {
   const auto row_map = H.row_map();
   const auto entries = H.entries();
   const auto values = H.values();
-  double lower = 0, upper = 0;
+  Kokkos::MinMaxScalar<double> range;
   Kokkos::parallel_reduce(
       "kelp::solvers::gershgorin_bounds", Kokkos::RangePolicy<Exec>(0, H.num_rows()),
-      KOKKOS_LAMBDA(const int i, double& lo, double& hi) {
+      KOKKOS_LAMBDA(const int i, Kokkos::MinMaxScalar<double>& r) {
         double centre = 0, radius = 0;
         for (auto k = row_map(i); k < row_map(i + 1); ++k) {
           if (entries(k) == i) {
@@ -230,11 +230,11 @@ SpectralBounds gershgorin_bounds(const CrsMatrix<Scalar>& H) {
             radius += ScalarTraits<Scalar>::abs(values(k));
           }
         }
-        lo = centre - radius < lo ? centre - radius : lo;
-        hi = centre + radius > hi ? centre + radius : hi;
+        if (centre - radius < r.min_val) r.min_val = centre - radius;
+        if (centre + radius > r.max_val) r.max_val = centre + radius;
       },
-      Kokkos::Min<double>(lower), Kokkos::Max<double>(upper));
-  return {lower, upper};
+      Kokkos::MinMax<double>(range));
+  return {range.min_val, range.max_val};
 }
 
 template <class Scalar>
