@@ -89,6 +89,22 @@ TEST(DosTask, ImplementationsAndChainGeneratorAgree) {
   }
 }
 
+TEST(DosTask, MatrixMarketHamiltonianWithExactTraceIsNormalised) {
+  const std::string file = std::string(KELP_TEST_DATA_DIR) + "/driver/magnetic2d_hermitian.mtx";
+  const auto config = parse(dos_config("  scalar: complex\n  matrix: {file: " + file + "}\n",
+                                       "trace: exact, num_moments: 64, num_energies: 801, "
+                                       "bounds: gershgorin"));
+  std::ostringstream out;
+
+  const auto result = solvers::run(config, out);
+
+  const auto& d = result.dos.result;
+  EXPECT_EQ(d.num_vectors, result.problem.num_rows);
+  EXPECT_NEAR(integral(d), 1.0, 0.01);
+  for (double rho : d.density) EXPECT_GE(rho, -1e-10);
+  for (double e : d.density_error) EXPECT_EQ(e, 0.0);
+}
+
 TEST(DosTask, RejectsUnknownKeysWrongTypesAndMisplacedSection) {
   const std::string problem = "  generator: {type: tight_binding, nx: 10}\n";
   test::expect_throw_containing<ConfigError>([&] { parse(dos_config(problem, "moments: 10")); },
