@@ -71,7 +71,7 @@ std::string replace(std::string text, const std::string& from, const std::string
 
 TEST(Config, UnknownTopLevelKeyNamesLineAndAllowedKeys) {
   expect_config_error(std::string(valid_config) + "solvr: {}\n",
-                      ":12:1: unknown key 'solvr'; allowed: [task, problem, solver, eigen, output]");
+                      ":12:1: unknown key 'solvr'; allowed: [task, problem, solver, eigen, dos, output]");
 }
 
 TEST(Config, UnknownSolverKeyNamesPathAndAllowedKeys) {
@@ -123,7 +123,7 @@ TEST(Config, UnknownSolverAndGeneratorTypesListChoices) {
   expect_config_error(replace(valid_config, "type: laplace3d,", "type: laplace4d,"),
                       ":2:21: problem.generator.type: unknown generator type 'laplace4d'; "
                       "allowed: [laplace1d, laplace2d, laplace2d_9pt, laplace3d, laplace3d_27pt, "
-                      "anisotropic2d, convection_diffusion]");
+                      "anisotropic2d, convection_diffusion, topological_insulator, tight_binding]");
   expect_config_error(replace(valid_config, "{type: ones}", "wrong"),
                       ":3:8: problem.rhs: unknown rhs type 'wrong'; allowed: [ones, random, "
                       "file, A_times_ones]");
@@ -179,7 +179,7 @@ TEST(Config, SectionThatIsNotAMapIsAnError) {
   expect_config_error(replace(valid_config, "output:\n  monitor_every: 0\n", "output: 5\n"),
                       ":10:9: output: expected a map with keys [monitor_every, print_config, "
                       "fail_on_no_convergence, report, solution], got '5'");
-  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [task, problem, solver, eigen, output]");
+  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [task, problem, solver, eigen, dos, output]");
 }
 
 // --- Missing required values ---------------------------------------------------------------------
@@ -192,7 +192,7 @@ TEST(Config, MissingGeneratorSizeListsAllowedKeys) {
 
 TEST(Config, MissingSectionAndTypeAreErrors) {
   expect_config_error("problem:\n  generator: {type: laplace1d, nx: 4}\n",
-                      ":1:1: missing required key 'solver'; allowed: [task, problem, solver, eigen, output]");
+                      ":1:1: missing required key 'solver'; allowed: [task, problem, solver, eigen, dos, output]");
   expect_config_error(replace(valid_config, "  type: cg\n", ""),
                       ":5:3: solver: missing required key 'type'; allowed: [cg, gmres, fgmres, bicgstab]");
 }
@@ -274,7 +274,7 @@ TEST(Config, MissingFileIsAFileError) {
 }
 
 TEST(Config, EmptyFileIsAnError) {
-  expect_config_error("", ": expected a map with keys [task, problem, solver, eigen, output]");
+  expect_config_error("", ": expected a map with keys [task, problem, solver, eigen, dos, output]");
 }
 
 // --- Overrides -----------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ TEST(ConfigOverride, UnknownKeyNamesTheOverride) {
       "allowed: [type, damping]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solvers.type=cg"}); },
-      "--set solvers.type=cg: unknown key 'solvers'; allowed: [task, problem, solver, eigen, output]");
+      "--set solvers.type=cg: unknown key 'solvers'; allowed: [task, problem, solver, eigen, dos, output]");
 }
 
 TEST(ConfigOverride, BadValueNamesTheOverride) {

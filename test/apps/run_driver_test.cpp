@@ -147,10 +147,10 @@ TEST(ConfigEnums, UnknownTaskListsTheTasks) {
 
   test::expect_throw_containing<ConfigError>(
       [&] { parse("task: kpm\n" + rest); },
-      "text.yaml:1:7: task: unknown value 'kpm'; allowed: [solve, eigen]");
+      "text.yaml:1:7: task: unknown value 'kpm'; allowed: [solve, eigen, dos]");
   test::expect_throw_containing<ConfigError>(
-      [&] { parse("task: {type: dos}\n" + rest); },
-      "text.yaml:1:14: task.type: unknown value 'dos'; allowed: [solve, eigen]");
+      [&] { parse("task: {type: spectrum}\n" + rest); },
+      "text.yaml:1:14: task.type: unknown value 'spectrum'; allowed: [solve, eigen, dos]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse("task: {type: solve, repeat: 0}\n" + rest); },
       "task.repeat: 0 is out of range; expected repeat >= 1");

@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "kelp/apps/driver/run/eigen_task.hpp"
+#include "kelp/apps/driver/run/dos_task.hpp"
 #include "kelp/apps/driver/run/solve_task.hpp"
 
 namespace kelp::solvers {
@@ -21,7 +22,8 @@ using config::FieldVisitor;
 
 const config::Choices<TaskKind>& task_kinds() {
   static const config::Choices<TaskKind> choices{{TaskKind::solve, "solve"},
-                                                {TaskKind::eigen, "eigen"}};
+                                                {TaskKind::eigen, "eigen"},
+                                                {TaskKind::dos, "dos"}};
   return choices;
 }
 
@@ -42,15 +44,16 @@ const std::vector<TaskEntry>& task_table() {
   static const std::vector<TaskEntry> table{
       {TaskKind::solve, "solve A x = b with the configured solver", run_solve_task},
       {TaskKind::eigen, "a few eigenpairs of A with LOBPCG (the eigen section)", run_eigen_task},
+      {TaskKind::dos, "the KPM density of states of A (the dos section)", run_dos_task},
   };
   return table;
 }
 
 RunConfig parse_run_config(const config::ConfigNode& root) {
   if (root.is_null() || !root.is_map()) {
-    root.fail("expected a map with keys [task, problem, solver, eigen, output]");
+    root.fail("expected a map with keys [task, problem, solver, eigen, dos, output]");
   }
-  root.expect_keys({"task", "problem", "solver", "eigen", "output"});
+  root.expect_keys({"task", "problem", "solver", "eigen", "dos", "output"});
   RunConfig config;
   if (const auto task = root.find("task")) {
     if (task->is_scalar()) {  // shorthand: "task: solve" means {type: solve}
@@ -69,6 +72,10 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
     if (config.task.type != TaskKind::eigen) eigen->fail("the eigen section needs task: eigen");
     config::read_params(*eigen, config.eigen, eigen_config_fields);
   }
+  if (const auto dos = root.find("dos")) {
+    if (config.task.type != TaskKind::dos) dos->fail("the dos section needs task: dos");
+    config::read_params(*dos, config.dos, dos_config_fields);
+  }
   if (const auto output = root.find("output")) {
     config::read_params(*output, config.output, output_fields);
   }
@@ -82,6 +89,9 @@ YAML::Node write_run_config(const RunConfig& config) {
   if (!config.solver.empty()) out["solver"] = config.solver.write();
   if (config.task.type == TaskKind::eigen) {
     out["eigen"] = config::write_params(config.eigen, eigen_config_fields);
+  }
+  if (config.task.type == TaskKind::dos) {
+    out["dos"] = config::write_params(config.dos, dos_config_fields);
   }
   out["output"] = config::write_params(config.output, output_fields);
   return out;
@@ -120,6 +130,9 @@ void check_writable(const std::string& path, const std::string& what) {
 void check_output_paths(const RunConfig& config) {
   if (!config.output.report.empty()) check_writable(config.output.report, "output.report");
   if (!config.output.solution.empty()) check_writable(config.output.solution, "output.solution");
+  if (config.task.type == TaskKind::dos && !config.dos.csv.empty()) {
+    check_writable(config.dos.csv, "dos.csv");
+  }
 }
 
 RunResult run(const RunConfig& config, std::ostream& out) {
@@ -246,6 +259,29 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
     }
     eigen["residual_history"] = std::move(per_pair);
     report["eigen"] = std::move(eigen);
+  }
+  if (config.task.type == TaskKind::dos) {
+    // Energies and rho side by side: enough for a later plot of the DOS (apps/plot).
+    const KpmDosResult& d = result.dos.result;
+    Json dos;
+    Json energies = Json::array(), density = Json::array(), error = Json::array(),
+         moments = Json::array();
+    for (double v : d.energies) energies.push_back(number_or_null(v));
+    for (double v : d.density) density.push_back(number_or_null(v));
+    for (double v : d.density_error) error.push_back(number_or_null(v));
+    for (double v : d.moments) moments.push_back(number_or_null(v));
+    dos["energies"] = std::move(energies);
+    dos["density"] = std::move(density);
+    dos["density_error"] = std::move(error);
+    dos["moments"] = std::move(moments);
+    dos["bounds"] = {number_or_null(d.bounds.lower), number_or_null(d.bounds.upper)};
+    dos["scaling"] = {{"center", number_or_null(d.scaling.center)},
+                      {"half_width", number_or_null(d.scaling.half_width)}};
+    dos["num_vectors"] = d.num_vectors;
+    dos["num_products"] = d.num_products;
+    dos["moments_seconds"] = number_or_null(d.moments_seconds);
+    if (!config.dos.csv.empty()) dos["csv"] = config.dos.csv;
+    report["dos"] = std::move(dos);
   }
   // Invalid UTF-8 (a file name, say) becomes U+FFFD instead of an exception.
   const std::string text = report.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

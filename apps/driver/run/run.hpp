@@ -29,11 +29,12 @@
 
 #include "kelp/apps/driver/problem/problem.hpp"
 #include "kelp/apps/driver/run/eigen_config.hpp"
+#include "kelp/apps/driver/run/dos_config.hpp"
 
 namespace kelp::solvers {
 
 /// What `kelp run` does with the problem. eigen and dos come next (issue 6).
-enum class TaskKind { solve, eigen };
+enum class TaskKind { solve, eigen, dos };
 /// Names of TaskKind in configurations: solve, eigen.
 const config::Choices<TaskKind>& task_kinds();
 
@@ -79,6 +80,8 @@ struct RunConfig {
   OutputParams output;
   /// The `eigen` section (task eigen only; see eigen_config.hpp).
   EigenConfig eigen;
+  /// The `dos` section (task dos only; see dos_config.hpp).
+  DosConfig dos;
 };
 
 /// Parses a whole configuration (the document root). @throws ConfigError
@@ -139,6 +142,8 @@ struct RunResult {
   ExitCode exit_code = ExitCode::success;
   /// Eigenpairs of task eigen (empty otherwise).
   EigenOutcome eigen;
+  /// The density of states of task dos (empty otherwise).
+  DosOutcome dos;
 
   /// The Solution in Scalar. @throws InvalidArgument when the run used another scalar
   template <class Scalar>

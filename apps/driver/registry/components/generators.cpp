@@ -1,6 +1,7 @@
 #include "kelp/apps/driver/registry/components/generators.hpp"
 
 #include "kelp/kernels/generators/generators.hpp"
+#include "kelp/kernels/generators/hamiltonians.hpp"
 
 namespace kelp::solvers::components {
 
@@ -43,6 +44,23 @@ void convection_diffusion_fields(FieldVisitor& v, ConvectionDiffusionParams& p) 
   v.field("wz", p.wz);
 }
 
+void topological_insulator_fields(FieldVisitor& v, TopologicalInsulatorConfigParams& p) {
+  v.field("nx", p.nx, grid_size, Presence::required);
+  v.field("ny", p.ny, grid_size, Presence::required);
+  v.field("nz", p.nz, grid_size, Presence::required);
+  v.field("hopping", p.hopping);
+  v.field("disorder", p.disorder, Bounds::at_least(0));
+  v.field("seed", p.seed, Bounds::at_least(0));
+  v.field("periodic_xy", p.periodic_xy);
+}
+void tight_binding_fields(FieldVisitor& v, TightBindingParams& p) {
+  v.field("nx", p.nx, grid_size, Presence::required);
+  v.field("ny", p.ny, grid_size);
+  v.field("nz", p.nz, grid_size);
+  v.field("hopping", p.hopping);
+  v.field("periodic", p.periodic);
+}
+
 void register_generators(GeneratorRegistry& r) {
   // The generators' stencils are real; stencil_matrix converts them to the Scalar asked for.
   r.add<Laplace1dParams>("laplace1d", "1D Laplacian, 3-point stencil, SPD", laplace1d_fields,
@@ -82,6 +100,30 @@ void register_generators(GeneratorRegistry& r) {
         using S = scalar_of<decltype(tag)>;
         return generators::convection_diffusion<S, ConfigDevice>(p.nx, p.ny, p.nz, p.wx, p.wy,
                                                                  p.wz);
+      });
+  r.add<TopologicalInsulatorConfigParams>(
+      "topological_insulator", "KPM paper's 3D topological insulator, complex Hermitian, 13 nnz/row",
+      topological_insulator_fields, [](const TopologicalInsulatorConfigParams& p, auto tag) {
+        using S = scalar_of<decltype(tag)>;
+        if constexpr (ScalarTraits<S>::is_complex) {
+          generators::TopologicalInsulatorParams q;
+          q.nx = p.nx, q.ny = p.ny, q.nz = p.nz;
+          q.hopping = p.hopping;
+          q.disorder = p.disorder;
+          q.seed = static_cast<std::uint64_t>(p.seed);
+          q.periodic_xy = p.periodic_xy;
+          return generators::topological_insulator<S, ConfigDevice>(q);
+        } else {
+          KELP_THROW(NotSupported, "kelp::generators::topological_insulator: the TI Hamiltonian "
+                                   "is complex; set problem.scalar: complex_double");
+          return CrsMatrix<S, Ordinal, Offset, ConfigDevice>();
+        }
+      });
+  r.add<TightBindingParams>(
+      "tight_binding", "nearest-neighbour tight-binding chain/square/cubic lattice, symmetric",
+      tight_binding_fields, [](const TightBindingParams& p, auto tag) {
+        using S = scalar_of<decltype(tag)>;
+        return generators::tight_binding<S, ConfigDevice>(p.nx, p.ny, p.nz, p.hopping, p.periodic);
       });
 }
 

@@ -44,6 +44,33 @@ struct ConvectionDiffusionParams {
   double wz = 0.0;
 };
 
+/// topological_insulator: the KPM paper's TI Hamiltonian (complex_double only), 4 nx ny nz rows.
+struct TopologicalInsulatorConfigParams {
+  long long nx = 0;  ///< required
+  long long ny = 0;  ///< required
+  long long nz = 0;  ///< required
+  /// Hopping t. Default 1 (the paper's units).
+  double hopping = 1.0;
+  /// Width of the random on-site potential. Default 0 (clean).
+  double disorder = 0.0;
+  /// Seed of the disorder. Default 1.
+  long long seed = 1;
+  /// Periodic in x and y (open in z). Default true, the paper's slab.
+  bool periodic_xy = true;
+};
+/// tight_binding: -t on nearest-neighbour bonds of a chain (ny = nz = 1), square or cubic lattice.
+struct TightBindingParams {
+  long long nx = 0;  ///< required
+  /// Default 1 (a chain).
+  long long ny = 1;
+  long long nz = 1;
+  /// Hopping t. Default 1.
+  double hopping = 1.0;
+  /// Periodic boundaries (no direction of length 2). Default true: the analytic spectrum.
+  bool periodic = true;
+};
+void topological_insulator_fields(config::FieldVisitor& v, TopologicalInsulatorConfigParams& p);
+void tight_binding_fields(config::FieldVisitor& v, TightBindingParams& p);
 void laplace1d_fields(config::FieldVisitor& v, Laplace1dParams& p);
 void laplace2d_fields(config::FieldVisitor& v, Laplace2dParams& p);
 void laplace3d_fields(config::FieldVisitor& v, Laplace3dParams& p);

@@ -1,0 +1,166 @@
+// kelp-bench-kpm: KPM moments per vector and product on the KPM paper's topological-insulator
+// Hamiltonian (complex Hermitian, ~13 nonzeros per row): naive (SpMV + BLAS-1), augmented (one
+// fused kernel per vector) and blocked augmented SpMMV with R = 1, 2, 4, ..., 64 vectors per
+// block, against the STREAM triad and the paper's minimum code balance.
+//
+// JSON lines (apps/bench/bench_common.hpp):
+//   {"kind":"triad", ...}        STREAM triad, best and median GB/s (apps/bench/triad.hpp)
+//   {"kind":"config", ...}       sizes, moments, threads, execution space, CPU model
+//   {"kind":"measurement", ...}  one per (implementation, R): median seconds per vector per
+//                                product (one product gives two moments; per moment is half),
+//                                GB/s, Gflop/s, b_min_paper, code balance of the model, roofline
+//   {"kind":"error", ...}        moments that differ from the naive ones (not timed)
+//
+// Traffic model per vector and product (S_d = 16, S_i = 4, N rows, N_nz nonzeros; the row
+// offsets, 8 bytes per row, are counted once per block):
+//   naive:     N_nz (S_d + S_i) + 8 N + 13 N S_d          (paper Table I)
+//   augmented: N_nz (S_d + S_i) + 8 N + 3 N S_d
+//   blocked R: [N_nz (S_d + S_i) + 8 N] / R + 3 N S_d     (paper Eq. 4)
+// Flops per vector and product: N_nz (F_a + F_m) + N (ceil(7 F_a / 2) + ceil(9 F_m / 2)) with
+// F_a = 2, F_m = 6 (complex). b_min_paper = (260 / R + 48) / 138 bytes/flop (paper Eq. 5, N_nzr =
+// 13, no row offsets); roofline_gflops = triad GB/s / b_min_paper (memory roof only: the flop
+// peak is not measured here).
+//
+// Timing: per (implementation, R) one warm-up and `repeats` timed runs of kpm_moments over R
+// vectors with `moments` moments; reported is the median time / (R * ceil(moments / 2)).
+// Naive and augmented run R = 1 (they treat vectors one after another).
+//
+// Usage: kelp-bench-kpm [--n 100] [--nz 25] [--moments 64] [--repeats 5] [--max-block 64]
+//        [--triad-mb auto] [--triad-repeats 10]
+//   --n 100 --nz 25 gives 4 * 100 * 100 * 25 = 10^6 rows (the paper's size class; GPU / quiet
+//   runs); --n 24 --nz 8 (18432 rows) is a quick check on a shared machine.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kelp/apps/bench/bench_common.hpp"
+#include "kelp/apps/bench/bench_main.hpp"
+#include "kelp/apps/bench/triad.hpp"
+#include "kelp/kernels/generators/hamiltonians.hpp"
+#include "kelp/solvers/kpm/kpm.hpp"
+
+namespace {
+
+using kelp::bench::Json;
+using kelp::bench::number_or_null;
+using kelp::bench::print_json_line;
+using Complex = Kokkos::complex<double>;
+using Block = kelp::MultiVectorView<Complex, Kokkos::LayoutRight>;
+namespace kpm = kelp::solvers;
+
+struct Options {
+  long long n = 100;
+  long long nz = 25;
+  int moments = 64;
+  int repeats = 5;
+  int max_block = 64;
+  double triad_mb = 0;
+  int triad_repeats = 10;
+};
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int run(const Options& o) {
+  const auto triad = kelp::bench::measure_triad("kpm", o.triad_mb, o.triad_repeats);
+  kelp::generators::TopologicalInsulatorParams p;
+  p.nx = p.ny = o.n;
+  p.nz = o.nz;
+  p.disorder = 1.0;
+  const auto H = kelp::generators::topological_insulator<Complex>(p);
+  const double N = H.num_rows(), nnz = static_cast<double>(H.nnz());
+  const auto scaling = kpm::KpmScaling::from_bounds(kpm::gershgorin_bounds(H), 0.01);
+  const double flops = kpm::kpm_flops_per_product(H.num_rows(), H.nnz(), true);
+  const double matrix_bytes = nnz * (16 + 4) + 8 * N;
+  print_json_line(Json{{"bench", "kpm"}, {"kind", "config"}, {"matrix", "topological_insulator"},
+                       {"nx", o.n}, {"ny", o.n}, {"nz", o.nz}, {"num_rows", H.num_rows()},
+                       {"nnz", H.nnz()}, {"nnz_per_row", nnz / N}, {"moments", o.moments},
+                       {"repeats", o.repeats}, {"threads", Kokkos::DefaultExecutionSpace::concurrency()},
+                       {"execution_space", Kokkos::DefaultExecutionSpace::name()},
+                       {"cpu", kelp::bench::cpu_model()}, {"flops_per_vector_product", flops}});
+
+  const int max_r = std::max(1, o.max_block);
+  Block start("kpm_bench::start", H.num_rows(), max_r);
+  kpm::kpm_start_vectors(start, kpm::KpmTrace::stochastic, kpm::KpmRandomVector::random_phase, 1, 0);
+  const int products = (o.moments + 1) / 2;
+
+  struct Variant {
+    kpm::KpmImplementation implementation;
+    int R;
+  };
+  std::vector<Variant> variants = {{kpm::KpmImplementation::naive, 1},
+                                   {kpm::KpmImplementation::augmented, 1}};
+  for (int R = 1; R <= max_r; R *= 2) variants.push_back({kpm::KpmImplementation::blocked, R});
+
+  // The naive moments of the first vector: every variant must reproduce them.
+  const auto reference = kpm::kpm_moments(H, scaling, Kokkos::subview(start, Kokkos::ALL, std::make_pair(0, 1)),
+                                          o.moments, kpm::KpmImplementation::naive, 1, 1e-6);
+  int status = 0;
+  double naive_seconds = 0;
+  for (const auto& v : variants) {
+    const Block block(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kpm_bench::block"), H.num_rows(), v.R);
+    Kokkos::deep_copy(block, Kokkos::subview(start, Kokkos::ALL, std::make_pair(0, v.R)));
+    const auto check = kpm::kpm_moments(H, scaling, block, o.moments, v.implementation, v.R, 1e-6);
+    double worst = 0;
+    for (int m = 0; m < o.moments; ++m) {
+      worst = std::max(worst, std::abs(check.at(0, m) - reference.at(0, m)) / N);
+    }
+    if (!(worst <= 1e-9)) {
+      print_json_line(Json{{"bench", "kpm"}, {"kind", "error"}, {"implementation", kpm::to_string(v.implementation)},
+                           {"R", v.R}, {"max_relative_moment_difference", number_or_null(worst)}});
+      status = 1;
+      continue;
+    }
+    std::vector<double> samples;
+    for (int rep = 0; rep < o.repeats; ++rep) {
+      Kokkos::fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      kpm::kpm_moments(H, scaling, block, o.moments, v.implementation, v.R, 1e-6);
+      Kokkos::fence();
+      samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                        (static_cast<double>(v.R) * products));
+    }
+    const double s = median_of(samples);
+    if (v.implementation == kpm::KpmImplementation::naive) naive_seconds = s;
+    const double vector_bytes = v.implementation == kpm::KpmImplementation::naive ? 13 * 16 * N : 3 * 16 * N;
+    const double bytes = matrix_bytes / v.R + vector_bytes;
+    const double b_min_paper = (260.0 / v.R + 48.0) / 138.0;
+    print_json_line(Json{{"bench", "kpm"}, {"kind", "measurement"},
+                         {"implementation", kpm::to_string(v.implementation)}, {"R", v.R},
+                         {"seconds_per_vector_product", number_or_null(s)},
+                         {"seconds_per_vector_moment", number_or_null(s / 2)},
+                         {"gbs", number_or_null(bytes / s / 1e9)},
+                         {"gflops", number_or_null(flops / s / 1e9)},
+                         {"code_balance_model", bytes / flops},
+                         {"b_min_paper", b_min_paper},
+                         {"roofline_gflops", number_or_null(triad.median_gbs / b_min_paper)},
+                         {"fraction_of_roofline", number_or_null(flops / s / 1e9 / (triad.median_gbs / b_min_paper))},
+                         {"speedup_over_naive", number_or_null(naive_seconds / s)},
+                         {"max_relative_moment_difference", worst}});
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  return kelp::bench::bench_main(
+      argc, argv, "kpm",
+      "kelp-bench-kpm: KPM moments (naive, augmented, blocked R = 1..64) on the TI Hamiltonian",
+      [&](CLI::App& app) {
+        app.add_option("--n", options.n, "sites in x and y")->check(CLI::Range(3, 100000))->capture_default_str();
+        app.add_option("--nz", options.nz, "sites in z")->check(CLI::Range(1, 100000))->capture_default_str();
+        app.add_option("--moments", options.moments, "Chebyshev moments")->check(CLI::Range(2, 1000000))->capture_default_str();
+        app.add_option("--repeats", options.repeats, "timed runs per variant")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--max-block", options.max_block, "largest R of the blocked runs")->check(CLI::Range(1, 1024))->capture_default_str();
+        app.add_option("--triad-mb", options.triad_mb, "MB per triad array (0: auto)")->capture_default_str();
+        app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
+      },
+      [&] { return run(options); });
+}

@@ -1,0 +1,59 @@
+#include "kelp/apps/driver/run/dos_config.hpp"
+
+namespace kelp::solvers {
+
+using config::Bounds;
+using config::Choices;
+
+namespace {
+const Choices<KpmImplementation>& implementation_choices() {
+  static const Choices<KpmImplementation> c{{KpmImplementation::naive, "naive"},
+                                            {KpmImplementation::augmented, "augmented"},
+                                            {KpmImplementation::blocked, "blocked"}};
+  return c;
+}
+const Choices<KpmRandomVector>& random_vector_choices() {
+  static const Choices<KpmRandomVector> c{{KpmRandomVector::rademacher, "rademacher"},
+                                          {KpmRandomVector::random_phase, "random_phase"}};
+  return c;
+}
+const Choices<KpmTrace>& trace_choices() {
+  static const Choices<KpmTrace> c{{KpmTrace::stochastic, "stochastic"}, {KpmTrace::exact, "exact"}};
+  return c;
+}
+const Choices<KpmDampingKernel>& kernel_choices() {
+  static const Choices<KpmDampingKernel> c{{KpmDampingKernel::jackson, "jackson"},
+                                           {KpmDampingKernel::lorentz, "lorentz"}};
+  return c;
+}
+const Choices<KpmBoundsMethod>& bounds_choices() {
+  static const Choices<KpmBoundsMethod> c{{KpmBoundsMethod::lanczos, "lanczos"},
+                                          {KpmBoundsMethod::gershgorin, "gershgorin"}};
+  return c;
+}
+}  // namespace
+
+void dos_config_fields(config::FieldVisitor& v, DosConfig& config) {
+  KpmParams& p = config.params;
+  v.field("num_moments", p.num_moments, Bounds::at_least(2));
+  v.field("num_vectors", p.num_vectors, Bounds::at_least(1));
+  v.field("seed", config.seed, Bounds::at_least(0));
+  v.field("random_vector", p.random_vector, random_vector_choices());
+  v.field("trace", p.trace, trace_choices());
+  v.field("implementation", p.implementation, implementation_choices());
+  v.field("block_size", p.block_size, Bounds::at_least(1));
+  v.field("kernel", p.kernel, kernel_choices());
+  v.field("lorentz_lambda", p.lorentz_lambda, Bounds::greater_than(0));
+  v.field("bounds", p.bounds, bounds_choices());
+  v.field("lanczos_steps", p.lanczos_steps, Bounds::at_least(1));
+  v.field("safety_margin", p.safety_margin, Bounds::at_least(0));
+  v.field("growth_tolerance", p.growth_tolerance, Bounds::at_least(0));
+  v.field("hermitian_tolerance", p.hermitian_tolerance, Bounds::at_least(0));
+  v.field("energy_min", config.energy_min);
+  v.field("energy_max", config.energy_max);
+  v.field("num_energies", config.num_energies, Bounds::at_least(1));
+  v.field("csv", config.csv);
+  p.seed = static_cast<std::uint64_t>(config.seed);
+}
+
+}  // namespace kelp::solvers

@@ -1,0 +1,59 @@
+#pragma once
+/// The `dos` section of a run configuration (task: dos): a KPM density of states.
+///
+///   task: dos
+///   problem:
+///     scalar: complex_double
+///     generator: {type: topological_insulator, nx: 8, ny: 8, nz: 4, disorder: 1.0}
+///   dos:
+///     num_moments: 256
+///     num_vectors: 16
+///     seed: 42
+///     random_vector: random_phase      # rademacher | random_phase (complex only)
+///     trace: stochastic                # stochastic | exact (all N basis vectors)
+///     implementation: blocked          # naive | augmented | blocked
+///     block_size: 16
+///     kernel: jackson                  # jackson | lorentz
+///     lorentz_lambda: 4.0
+///     bounds: lanczos                  # lanczos | gershgorin
+///     lanczos_steps: 30
+///     safety_margin: 0.01
+///     growth_tolerance: 1.0e-6
+///     hermitian_tolerance: 1.0e-12
+///     energy_min: 0                    # energy_min = energy_max (default 0, 0): the bounds
+///     energy_max: 0
+///     num_energies: 201
+///     csv: dos.csv                     # energy,density,density_error; "" writes none
+///
+/// The keys are KpmParams' fields (solvers/kpm/kpm_params.hpp) and the energy grid's.
+
+#include <string>
+
+#include "kelp/apps/driver/config/fields.hpp"
+#include "kelp/solvers/kpm/kpm.hpp"
+
+namespace kelp::solvers {
+
+struct DosConfig {
+  KpmParams params;
+  /// Seed of the random vectors (a config integer; KpmParams::seed). Default 42.
+  long long seed = 42;
+  /// The energy grid: num_energies points from energy_min to energy_max; when the two are equal
+  /// (the default 0, 0) the grid spans the spectral bounds found by the run.
+  double energy_min = 0;
+  double energy_max = 0;
+  /// Points of the energy grid (>= 1). Default 201.
+  int num_energies = 201;
+  /// Path of the CSV output (energy,density,density_error), relative to the working directory;
+  /// empty (default) writes none.
+  std::string csv;
+};
+
+void dos_config_fields(config::FieldVisitor& v, DosConfig& config);
+
+/// What the dos task computed (RunResult::dos; empty for other tasks).
+struct DosOutcome {
+  KpmDosResult result;
+};
+
+}  // namespace kelp::solvers

@@ -1,0 +1,125 @@
+#include "kelp/apps/driver/run/dos_task.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+#include "kelp/kernels/core/profiling_region.hpp"
+#include "kelp/solvers/kpm/kpm.hpp"
+
+namespace kelp::solvers {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  Kokkos::fence();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<double> energy_grid(const DosConfig& d, const KpmScaling& scaling) {
+  double lo = d.energy_min, hi = d.energy_max;
+  if (lo == hi) {  // default: the scaled interval, i.e. the bounds with their margin
+    lo = scaling.to_energy(-1.0);
+    hi = scaling.to_energy(1.0);
+  }
+  std::vector<double> e(static_cast<std::size_t>(d.num_energies));
+  for (int k = 0; k < d.num_energies; ++k) {
+    e[k] = d.num_energies == 1 ? lo : lo + (hi - lo) * k / (d.num_energies - 1);
+  }
+  return e;
+}
+
+void write_csv(const std::string& path, const KpmDosResult& r) {
+  std::ofstream file(path, std::ios::trunc);
+  KELP_REQUIRE(file.good(), FileError, "kelp::solvers::run_dos_task: cannot write dos.csv '" << path << "'");
+  file << "energy,density,density_error\n";
+  char line[128];
+  for (std::size_t k = 0; k < r.energies.size(); ++k) {
+    std::snprintf(line, sizeof line, "%.17g,%.17g,%.17g\n", r.energies[k], r.density[k],
+                  r.density_error[k]);
+    file << line;
+  }
+  KELP_REQUIRE(!file.fail(), FileError, "kelp::solvers::run_dos_task: writing '" << path << "' failed");
+}
+
+template <class Scalar>
+RunResult dos(const RunConfig& config, std::ostream& out) {
+  RunResult result;
+  auto start = Clock::now();
+  Solution<Scalar> solution;
+  {
+    ProfilingRegion region("kelp::run::problem");
+    solution.problem = build_problem<Scalar>(config.problem);
+    result.problem_seconds = seconds_since(start);
+  }
+  const ConfigMatrix<Scalar>& H = solution.problem.A;
+  result.problem = solution.problem.description;
+  out << "problem: " << result.problem.matrix << "\n"
+      << "  rows " << H.num_rows() << ", nnz " << H.nnz() << ", scalar "
+      << to_string(result.problem.scalar) << "\n";
+  const DosConfig& d = config.dos;
+  const KpmParams& p = d.params;
+  char summary[256];
+  std::snprintf(summary, sizeof summary, "kpm {moments: %d, vectors: %d, trace: %s, %s, block %d, %s}",
+                p.num_moments, p.trace == KpmTrace::exact ? H.num_rows() : p.num_vectors,
+                to_string(p.trace), to_string(p.implementation), p.block_size, to_string(p.kernel));
+  result.solver_summary = summary;
+  out << "solver: " << result.solver_summary << "\n";
+
+  start = Clock::now();
+  {
+    ProfilingRegion region("kelp::run::solve");
+    // The grid may depend on the bounds: find them the way kpm_dos does, then run it.
+    const SpectralBounds bounds = p.bounds == KpmBoundsMethod::gershgorin
+                                      ? gershgorin_bounds(H)
+                                      : lanczos_bounds(H, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL);
+    const auto energies = energy_grid(d, KpmScaling::from_bounds(bounds, p.safety_margin));
+    result.dos.result = kpm_dos(H, p, energies);
+    result.solve_seconds = seconds_since(start);
+  }
+  const KpmDosResult& r = result.dos.result;
+  result.exit_code = ExitCode::success;
+  Repetition repetition;
+  repetition.solve_seconds = result.solve_seconds;
+  result.repetitions.push_back(repetition);
+  char line[160];
+  std::snprintf(line, sizeof line, "  bounds [%.6g, %.6g], scaling center %.6g half-width %.6g\n",
+                r.bounds.lower, r.bounds.upper, r.scaling.center, r.scaling.half_width);
+  out << "summary:\n" << line;
+  std::snprintf(line, sizeof line, "  %lld products in %.3e s (moments), total %.3e s\n",
+                r.num_products, r.moments_seconds, result.solve_seconds);
+  out << line;
+  const std::size_t step = std::max<std::size_t>(1, r.energies.size() / 10);
+  for (std::size_t k = 0; k < r.energies.size(); k += step) {
+    std::snprintf(line, sizeof line, "  E %12.5e  rho %12.5e  +- %.2e\n", r.energies[k],
+                  r.density[k], r.density_error[k]);
+    out << line;
+  }
+  if (!d.csv.empty()) {
+    write_csv(d.csv, r);
+    out << "csv: " << d.csv << "\n";
+  }
+  result.solution = std::move(solution);
+  return result;
+}
+
+}  // namespace
+
+RunResult run_dos_task(const RunConfig& config, std::ostream& out) {
+  KELP_REQUIRE(config.problem.scalar != ScalarKind::real_float, NotSupported,
+               "kelp::solvers::run_dos_task: task dos runs in double or complex_double; "
+               "problem.scalar is float");
+  return dispatch_scalar(config.problem.scalar, [&](auto tag) {
+    using Scalar = typename decltype(tag)::type;
+    if constexpr (std::is_same<Scalar, float>::value) {
+      return RunResult{};  // refused above
+    } else {
+      return dos<Scalar>(config, out);
+    }
+  });
+}
+
+}  // namespace kelp::solvers

@@ -1,0 +1,461 @@
+#pragma once
+/// Definitions of the KPM templates of solvers/kpm/kpm.hpp; included only by solvers/eti/kpm_*.cpp.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "kelp/kernels/blas1/axpby.hpp"
+#include "kelp/kernels/blas1/dot.hpp"
+#include "kelp/kernels/blas1/norms.hpp"
+#include "kelp/kernels/spmv/spmv.hpp"
+#include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
+#include "kelp/solvers/kpm/kpm.hpp"
+
+namespace kelp::solvers {
+
+namespace impl {
+
+/// Smallest and largest eigenvalue of the symmetric tridiagonal (a, b) (b[j] couples j, j+1) by
+/// Sturm-sequence bisection: count(x) = number of eigenvalues below x.
+inline int tridiagonal_count_below(const std::vector<double>& a, const std::vector<double>& b,
+                                   double x) {
+  int count = 0;
+  double d = 1.0;
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    const double off = j == 0 ? 0.0 : b[j - 1] * b[j - 1];
+    d = a[j] - x - (j == 0 ? 0.0 : off / d);
+    if (d == 0.0) d = -1e-300;  // a zero pivot counts as negative (x just above an eigenvalue)
+    if (d < 0) ++count;
+  }
+  return count;
+}
+
+inline double tridiagonal_eigenvalue(const std::vector<double>& a, const std::vector<double>& b,
+                                     int index) {
+  double lo = 0, hi = 0;
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    const double r = (j > 0 ? std::abs(b[j - 1]) : 0.0) + (j + 1 < a.size() ? std::abs(b[j]) : 0.0);
+    lo = j == 0 ? a[j] - r : std::min(lo, a[j] - r);
+    hi = j == 0 ? a[j] + r : std::max(hi, a[j] + r);
+  }
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * std::max(std::abs(lo), std::abs(hi)); ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (tridiagonal_count_below(a, b, mid) > index) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
+template <class Scalar>
+using KpmBlock = MultiVectorView<Scalar, Kokkos::LayoutRight>;
+
+/// mu_{2m} = 2 eta_{2m} - mu_0, mu_{2m+1} = 2 eta_{2m+1} - mu_1 (stores only m < num_moments).
+inline void store_moment_pair(double* mu, int num_moments, int m, double vv, double wv) {
+  if (2 * m < num_moments) mu[2 * m] = 2.0 * vv - mu[0];
+  if (2 * m + 1 < num_moments) mu[2 * m + 1] = 2.0 * wv - mu[1];
+}
+
+/// Naive KPM for one vector v (paper Fig. 3): SpMV, then axpy/scal/axpy and nrm2/dot as separate
+/// kernels. Per product ~ N_nzr (S_d + S_i) + 13 S_d bytes per row.
+template <class Scalar>
+void moments_naive(const CrsMatrix<Scalar>& H, kernels::SpmvHandle<CrsMatrix<Scalar>>& handle,
+                   const KpmScaling& s, VectorView<Scalar> v, VectorView<Scalar> w,
+                   VectorView<Scalar> u, int num_moments, double* mu) {
+  const double inv_a = 1.0 / s.half_width;
+  // v_1 = H~ v_0 = (H v - b v) / a
+  kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, v, Scalar(0), u);  // u = H v
+  kernels::axpby(Scalar(-s.center), v, Scalar(1), u);     // u = u - b v
+  kernels::axpby(Scalar(inv_a), u, Scalar(0), w);         // w = u / a
+  mu[0] = ScalarTraits<Scalar>::real(kernels::dot(v, v));  // mu_0 = <v_0|v_0>
+  if (num_moments > 1) mu[1] = ScalarTraits<Scalar>::real(kernels::dot(w, v));  // <v_1|v_0>
+  for (int m = 1; 2 * m < num_moments; ++m) {
+    std::swap(v, w);                                        // v = v_m, w = v_{m-1}
+    kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, v, Scalar(0), u);
+    kernels::axpby(Scalar(-s.center), v, Scalar(1), u);   // u = (H - b) v_m
+    kernels::scal(Scalar(-1), w);                          // w = -v_{m-1}
+    kernels::axpby(Scalar(2 * inv_a), u, Scalar(1), w);   // w = v_{m+1} = 2 H~ v_m - v_{m-1}
+    const double vv = ScalarTraits<Scalar>::real(kernels::dot(v, v));
+    const double wv = ScalarTraits<Scalar>::real(kernels::dot(w, v));
+    store_moment_pair(mu, num_moments, m, vv, wv);
+  }
+}
+
+/// One augmented SpMV on exec; returns (<v|v>, Re <w|v>).
+template <class Scalar>
+void augmented_step(const CrsMatrix<Scalar>& H, const VectorView<Scalar>& v,
+                    const VectorView<Scalar>& w, double alpha, double beta, double gamma,
+                    double* sums) {
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  using Functor = KpmAugmentedSpmv<CrsMatrix<Scalar>, VectorView<Scalar>, VectorView<Scalar>>;
+  Functor f;
+  f.row_map = H.row_map();
+  f.entries = H.entries();
+  f.values = H.values();
+  f.v = v;
+  f.w = w;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.gamma = gamma;
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(sums, 2);
+  Kokkos::parallel_reduce("kelp::solvers::kpm(augmented)",
+                          Kokkos::RangePolicy<Exec>(0, H.num_rows()), f, result);
+  Exec().fence();
+}
+
+template <class Scalar>
+void moments_augmented(const CrsMatrix<Scalar>& H, const KpmScaling& s, VectorView<Scalar> v,
+                       VectorView<Scalar> w, int num_moments, double* mu) {
+  const double a = s.half_width, b = s.center;
+  double sums[2];
+  augmented_step(H, v, w, 1.0 / a, -b / a, 0.0, sums);  // w = v_1 = H~ v_0
+  mu[0] = sums[0];
+  if (num_moments > 1) mu[1] = sums[1];
+  for (int m = 1; 2 * m < num_moments; ++m) {
+    std::swap(v, w);  // v = v_m, w = v_{m-1} (a pointer swap; the paper's swap)
+    augmented_step(H, v, w, 2.0 / a, -2.0 * b / a, 1.0, sums);
+    store_moment_pair(mu, num_moments, m, sums[0], sums[1]);
+  }
+}
+
+template <class Scalar>
+void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const KpmBlock<Scalar>& W,
+                  double alpha, double beta, double gamma, double* sums) {
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  using Functor = KpmBlockedAugmentedSpmmv<CrsMatrix<Scalar>, KpmBlock<Scalar>, KpmBlock<Scalar>>;
+  Functor f;
+  f.value_count = 2 * V.extent(1);
+  f.row_map = H.row_map();
+  f.entries = H.entries();
+  f.values = H.values();
+  f.V = V;
+  f.W = W;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.gamma = gamma;
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(sums, f.value_count);
+  Kokkos::parallel_reduce("kelp::solvers::kpm(blocked)", Kokkos::RangePolicy<Exec>(0, H.num_rows()),
+                          f, result);
+  Exec().fence();
+}
+
+/// Blocked augmented KPM on the R columns of V (paper Fig. 5); mu is R x num_moments.
+template <class Scalar>
+void moments_blocked(const CrsMatrix<Scalar>& H, const KpmScaling& s, KpmBlock<Scalar> V,
+                     KpmBlock<Scalar> W, int num_moments, double* mu) {
+  const int R = static_cast<int>(V.extent(1));
+  const double a = s.half_width, b = s.center;
+  std::vector<double> sums(2 * static_cast<std::size_t>(R));
+  blocked_step(H, V, W, 1.0 / a, -b / a, 0.0, sums.data());
+  for (int c = 0; c < R; ++c) {
+    double* mu_c = mu + static_cast<std::size_t>(c) * num_moments;
+    mu_c[0] = sums[2 * c];
+    if (num_moments > 1) mu_c[1] = sums[2 * c + 1];
+  }
+  for (int m = 1; 2 * m < num_moments; ++m) {
+    std::swap(V, W);
+    blocked_step(H, V, W, 2.0 / a, -2.0 * b / a, 1.0, sums.data());
+    for (int c = 0; c < R; ++c) {
+      store_moment_pair(mu + static_cast<std::size_t>(c) * num_moments, num_moments, m,
+                        sums[2 * c], sums[2 * c + 1]);
+    }
+  }
+}
+
+/// Column c of the row-major block `from` into the vector `to`.
+template <class Scalar>
+void copy_column(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from, long long c,
+                 const VectorView<Scalar>& to) {
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  Kokkos::parallel_for("kelp::solvers::kpm(copy column)",
+                       Kokkos::RangePolicy<Exec>(0, to.extent(0)),
+                       KOKKOS_LAMBDA(const long long i) { to(i) = from(i, c); });
+}
+
+/// Columns [first, first + count) of `from` into the block `to` (count columns).
+template <class Scalar>
+void copy_columns(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from, long long first,
+                  const KpmBlock<Scalar>& to) {
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  const long long count = static_cast<long long>(to.extent(1));
+  Kokkos::parallel_for("kelp::solvers::kpm(copy block)",
+                       Kokkos::RangePolicy<Exec>(0, to.extent(0)), KOKKOS_LAMBDA(const long long i) {
+                         for (long long c = 0; c < count; ++c) to(i, c) = from(i, first + c);
+                       });
+}
+
+/// NumericalError when a moment of vector r is not finite or exceeds |mu_0| (1 + tolerance):
+/// |T_m(x)| <= 1 on [-1, 1], so only a spectrum outside the scaled interval lets moments grow.
+inline void check_growth(const KpmMoments& moments, const KpmScaling& s, double tolerance) {
+  for (int r = 0; r < moments.num_vectors; ++r) {
+    const double mu0 = std::abs(moments.at(r, 0));
+    for (int m = 0; m < moments.num_moments; ++m) {
+      const double mu = moments.at(r, m);
+      KELP_REQUIRE(std::isfinite(mu) && std::abs(mu) <= mu0 * (1.0 + tolerance), NumericalError,
+                   "kelp::solvers::kpm_moments: moment " << m << " of vector " << r << " is " << mu
+                       << ", larger than mu_0 = " << mu0 << " (tolerance " << tolerance
+                       << "): the scaling interval [" << s.to_energy(-1.0) << ", "
+                       << s.to_energy(1.0)
+                       << "] does not enclose the spectrum; widen the bounds (safety_margin, "
+                          "bounds: gershgorin)");
+    }
+  }
+}
+
+}  // namespace impl
+
+template <class Scalar>
+SpectralBounds gershgorin_bounds(const CrsMatrix<Scalar>& H) {
+  KELP_REQUIRE(H.num_rows() == H.num_cols(), InvalidArgument,
+               "kelp::solvers::gershgorin_bounds: H is " << H.num_rows() << " x " << H.num_cols()
+                                                         << ", expected square");
+  if (H.num_rows() == 0) return {};
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  const auto row_map = H.row_map();
+  const auto entries = H.entries();
+  const auto values = H.values();
+  Kokkos::MinMaxScalar<double> range;
+  Kokkos::parallel_reduce(
+      "kelp::solvers::gershgorin_bounds", Kokkos::RangePolicy<Exec>(0, H.num_rows()),
+      KOKKOS_LAMBDA(const int i, Kokkos::MinMaxScalar<double>& r) {
+        double centre = 0, radius = 0;
+        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+          if (entries(k) == i) {
+            centre += ScalarTraits<Scalar>::real(values(k));
+          } else {
+            radius += ScalarTraits<Scalar>::abs(values(k));
+          }
+        }
+        if (centre - radius < r.min_val) r.min_val = centre - radius;
+        if (centre + radius > r.max_val) r.max_val = centre + radius;
+      },
+      Kokkos::MinMax<double>(range));
+  return {range.min_val, range.max_val};
+}
+
+template <class Scalar>
+SpectralBounds lanczos_bounds(const CrsMatrix<Scalar>& H, int steps, std::uint64_t seed) {
+  KELP_REQUIRE(steps >= 1, InvalidArgument,
+               "kelp::solvers::lanczos_bounds: steps = " << steps << ", expected >= 1");
+  const SpectralBounds gershgorin = gershgorin_bounds(H);
+  const long long n = H.num_rows();
+  if (n == 0) return gershgorin;
+  impl::KpmBlock<Scalar> start("kelp::solvers::lanczos_bounds::start", n, 1);
+  kpm_start_vectors(start, KpmTrace::stochastic, KpmRandomVector::rademacher, seed, 0);
+  VectorView<Scalar> q(start.data(), n);  // an n x 1 row-major block is a contiguous vector
+  VectorView<Scalar> q_prev("kelp::solvers::lanczos_bounds::q_prev", n);
+  VectorView<Scalar> w("kelp::solvers::lanczos_bounds::w", n);
+  kernels::scal(Scalar(1.0 / std::sqrt(static_cast<double>(n))), q);
+  kernels::SpmvHandle<CrsMatrix<Scalar>> handle;
+  handle.disable_timing();
+  std::vector<double> alphas, betas;
+  double beta = 0;
+  const int max_steps = static_cast<int>(std::min<long long>(steps, n));
+  for (int j = 0; j < max_steps; ++j) {
+    kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, q, Scalar(0), w);
+    const double alpha = ScalarTraits<Scalar>::real(kernels::dot(q, w));  // alpha_j = <q|H q>
+    kernels::update(Scalar(-alpha), q, Scalar(1), w, Scalar(-beta), q_prev);  // w -= a q + b q'
+    alphas.push_back(alpha);
+    beta = kernels::nrm2(w);
+    betas.push_back(beta);
+    if (!(beta > 1e-12 * std::max(std::abs(gershgorin.lower), std::abs(gershgorin.upper)))) break;
+    std::swap(q, q_prev);                                 // q_prev = q_j
+    kernels::axpby(Scalar(1.0 / beta), w, Scalar(0), q);  // q = q_{j+1}
+  }
+  const double last_beta = std::isfinite(beta) ? std::abs(beta) : 0.0;
+  const double theta_min = impl::tridiagonal_eigenvalue(alphas, betas, 0);
+  const double theta_max =
+      impl::tridiagonal_eigenvalue(alphas, betas, static_cast<int>(alphas.size()) - 1);
+  SpectralBounds bounds{std::max(gershgorin.lower, theta_min - last_beta),
+                        std::min(gershgorin.upper, theta_max + last_beta)};
+  if (!(bounds.lower <= bounds.upper)) bounds = gershgorin;  // NaN or rounding: the safe bounds
+  return bounds;
+}
+
+template <class Scalar>
+void check_hermitian(const CrsMatrix<Scalar>& H, double relative_tolerance) {
+  KELP_REQUIRE(H.num_rows() == H.num_cols(), InvalidArgument,
+               "kelp::solvers::check_hermitian: H is " << H.num_rows() << " x " << H.num_cols()
+                                                       << ", expected square");
+  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.row_map());
+  const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.entries());
+  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.values());
+  using T = ScalarTraits<Scalar>;
+  double largest = 0;
+  for (std::size_t k = 0; k < values.extent(0); ++k) largest = std::max(largest, T::abs(values(k)));
+  const double tolerance = relative_tolerance * largest;
+  auto find = [&](Ordinal row, Ordinal col) {
+    Scalar sum(0);
+    for (auto k = row_map(row); k < row_map(row + 1); ++k) {
+      if (entries(k) == col) sum += values(k);
+    }
+    return sum;
+  };
+  for (Ordinal i = 0; i < H.num_rows(); ++i) {
+    for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+      const Ordinal j = entries(k);
+      const Scalar aij = find(i, j);
+      const Scalar aji_conj = T::conj(find(j, i));
+      const bool ok = std::isfinite(T::abs(aij)) && T::abs(aij - aji_conj) <= tolerance;
+      KELP_REQUIRE(ok, InvalidArgument,
+                   "kelp::solvers::check_hermitian: H is not Hermitian: a(" << i << ", " << j
+                       << ") = (" << T::real(aij) << ", " << T::imag(aij) << ") but conj(a(" << j
+                       << ", " << i << ")) = (" << T::real(aji_conj) << ", " << T::imag(aji_conj)
+                       << ") (0-based indices; a missing entry is 0; tolerance " << tolerance
+                       << ")");
+    }
+  }
+}
+
+template <class Scalar>
+void kpm_start_vectors(const MultiVectorView<Scalar, Kokkos::LayoutRight>& V, KpmTrace trace,
+                       KpmRandomVector kind, std::uint64_t seed, long long first_vector) {
+  KELP_REQUIRE(ScalarTraits<Scalar>::is_complex || trace == KpmTrace::exact ||
+                   kind != KpmRandomVector::random_phase,
+               InvalidArgument,
+               "kelp::solvers::kpm_start_vectors: random_vector = random_phase needs a complex "
+               "Hamiltonian; use rademacher for real ones");
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  const int mode = trace == KpmTrace::exact ? 0 : (kind == KpmRandomVector::rademacher ? 1 : 2);
+  Kokkos::parallel_for("kelp::solvers::kpm_start_vectors",
+                       Kokkos::RangePolicy<Exec>(0, static_cast<long long>(V.extent(0))),
+                       impl::KpmStartVectors<Scalar, MultiVectorView<Scalar, Kokkos::LayoutRight>>{
+                           V, seed, first_vector, mode});
+}
+
+template <class Scalar>
+KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
+                       const ConstMultiVectorView<typename CrsMatrix<Scalar>::scalar_type,
+                                                  Kokkos::LayoutRight>& start,
+                       int num_moments, KpmImplementation implementation, int block_size,
+                       double growth_tolerance) {
+  KELP_REQUIRE(H.num_rows() == H.num_cols(), InvalidArgument,
+               "kelp::solvers::kpm_moments: H is " << H.num_rows() << " x " << H.num_cols()
+                                                   << ", expected square");
+  KELP_REQUIRE(static_cast<long long>(start.extent(0)) == H.num_rows(), DimensionMismatch,
+               "kelp::solvers::kpm_moments: start vectors have " << start.extent(0)
+                   << " rows, H has " << H.num_rows());
+  KELP_REQUIRE(num_moments >= 2, InvalidArgument,
+               "kelp::solvers::kpm_moments: num_moments = " << num_moments << ", expected >= 2");
+  KELP_REQUIRE(block_size >= 1, InvalidArgument,
+               "kelp::solvers::kpm_moments: block_size = " << block_size << ", expected >= 1");
+  KELP_REQUIRE(scaling.half_width > 0 && std::isfinite(scaling.half_width) &&
+                   std::isfinite(scaling.center),
+               InvalidArgument,
+               "kelp::solvers::kpm_moments: scaling center " << scaling.center << ", half_width "
+                   << scaling.half_width << "; expected finite with half_width > 0");
+  const long long n = H.num_rows();
+  const int R = static_cast<int>(start.extent(1));
+  KpmMoments moments;
+  moments.num_moments = num_moments;
+  moments.num_vectors = R;
+  moments.values.assign(static_cast<std::size_t>(R) * num_moments, 0.0);
+  if (R == 0) return moments;
+  if (implementation == KpmImplementation::blocked) {
+    const int width = std::min(block_size, R);
+    impl::KpmBlock<Scalar> V("kelp::solvers::kpm::V", n, width);
+    impl::KpmBlock<Scalar> W("kelp::solvers::kpm::W", n, width);
+    for (int first = 0; first < R; first += width) {
+      const int count = std::min(width, R - first);
+      // The last block may be narrower: fresh views of its width keep rows contiguous.
+      impl::KpmBlock<Scalar> Vb = count == width ? V : impl::KpmBlock<Scalar>("kelp::solvers::kpm::V", n, count);
+      impl::KpmBlock<Scalar> Wb = count == width ? W : impl::KpmBlock<Scalar>("kelp::solvers::kpm::W", n, count);
+      impl::copy_columns(start, first, Vb);
+      impl::moments_blocked(H, scaling, Vb, Wb, num_moments,
+                            moments.values.data() + static_cast<std::size_t>(first) * num_moments);
+    }
+  } else {
+    VectorView<Scalar> v("kelp::solvers::kpm::v", n);
+    VectorView<Scalar> w("kelp::solvers::kpm::w", n);
+    VectorView<Scalar> u;
+    kernels::SpmvHandle<CrsMatrix<Scalar>> handle;
+    if (implementation == KpmImplementation::naive) u = VectorView<Scalar>("kelp::solvers::kpm::u", n);
+    for (int r = 0; r < R; ++r) {
+      impl::copy_column(start, r, v);
+      double* mu = moments.values.data() + static_cast<std::size_t>(r) * num_moments;
+      if (implementation == KpmImplementation::naive) {
+        impl::moments_naive(H, handle, scaling, v, w, u, num_moments, mu);
+      } else {
+        impl::moments_augmented(H, scaling, v, w, num_moments, mu);
+      }
+    }
+  }
+  impl::check_growth(moments, scaling, growth_tolerance);
+  return moments;
+}
+
+template <class Scalar>
+KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
+                     const std::vector<double>& energies) {
+  validate(params);
+  KELP_REQUIRE(H.num_rows() == H.num_cols() && H.num_rows() > 0, InvalidArgument,
+               "kelp::solvers::kpm_dos: H is " << H.num_rows() << " x " << H.num_cols()
+                                               << ", expected square and not empty");
+  KELP_REQUIRE(!energies.empty(), InvalidArgument,
+               "kelp::solvers::kpm_dos: the energy grid is empty; expected at least one energy");
+  check_hermitian(H, params.hermitian_tolerance);
+  KpmDosResult result;
+  result.energies = energies;
+  result.bounds = params.bounds == KpmBoundsMethod::gershgorin
+                      ? gershgorin_bounds(H)
+                      : lanczos_bounds(H, params.lanczos_steps, params.seed ^ 0x5A5A5A5AULL);
+  result.scaling = KpmScaling::from_bounds(result.bounds, params.safety_margin);
+
+  const long long n = H.num_rows();
+  const long long num_vectors = params.trace == KpmTrace::exact ? n : params.num_vectors;
+  // Start vectors are made block by block, so the exact trace never holds an n x n block.
+  const long long chunk = std::max<long long>(1, std::min<long long>(params.block_size, num_vectors));
+  impl::KpmBlock<Scalar> start("kelp::solvers::kpm_dos::start", n, chunk);
+  KpmMoments all;
+  all.num_moments = params.num_moments;
+  all.num_vectors = static_cast<int>(num_vectors);
+  all.values.reserve(static_cast<std::size_t>(num_vectors) * params.num_moments);
+  Kokkos::fence();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long long first = 0; first < num_vectors; first += chunk) {
+    const long long count = std::min(chunk, num_vectors - first);
+    impl::KpmBlock<Scalar> block = count == chunk ? start : impl::KpmBlock<Scalar>("kelp::solvers::kpm_dos::start", n, count);
+    kpm_start_vectors(block, params.trace, params.random_vector, params.seed, first);
+    const KpmMoments part = kpm_moments(H, result.scaling, block, params.num_moments,
+                                        params.implementation, params.block_size,
+                                        params.growth_tolerance);
+    all.values.insert(all.values.end(), part.values.begin(), part.values.end());
+  }
+  Kokkos::fence();
+  result.moments_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.num_vectors = static_cast<int>(num_vectors);
+  result.num_products = num_vectors * ((params.num_moments + 1) / 2);
+  result.moments = all.normalised();
+  result.density = kpm_density(result.moments, result.scaling, params.kernel,
+                               params.lorentz_lambda, energies);
+  result.density_error.assign(energies.size(), 0.0);
+  if (params.trace == KpmTrace::stochastic && num_vectors > 1) {
+    // Standard error of the mean over the vectors' own densities.
+    std::vector<double> sum(energies.size(), 0.0), sum2(energies.size(), 0.0);
+    for (int r = 0; r < all.num_vectors; ++r) {
+      std::vector<double> mu(all.values.begin() + static_cast<std::size_t>(r) * all.num_moments,
+                             all.values.begin() + static_cast<std::size_t>(r + 1) * all.num_moments);
+      const double mu0 = mu[0];
+      for (double& x : mu) x /= mu0;
+      const auto rho = kpm_density(mu, result.scaling, params.kernel, params.lorentz_lambda, energies);
+      for (std::size_t e = 0; e < rho.size(); ++e) {
+        sum[e] += rho[e];
+        sum2[e] += rho[e] * rho[e];
+      }
+    }
+    const double R = static_cast<double>(all.num_vectors);
+    for (std::size_t e = 0; e < energies.size(); ++e) {
+      const double mean = sum[e] / R;
+      const double variance = std::max(0.0, (sum2[e] - R * mean * mean) / (R - 1));
+      result.density_error[e] = std::sqrt(variance / R);
+    }
+  }
+  return result;
+}
+
+}  // namespace kelp::solvers

@@ -1,0 +1,120 @@
+#pragma once
+/// The Kernel Polynomial Method (KPM) for densities of states of Hermitian sparse matrices.
+///
+/// Chebyshev moments mu_m = <r|T_m(H~)|r> of the scaled Hamiltonian H~ = (H - center)/half_width
+/// by the recurrence v_0 = r, v_1 = H~ v_0, v_{m+1} = 2 H~ v_m - v_{m-1}, two moments per product:
+///   mu_{2m} = 2 <v_m|v_m> - mu_0,   mu_{2m+1} = 2 Re <v_{m+1}|v_m> - mu_1.
+/// Three implementations give the same moments (KpmImplementation): naive (SpMV + BLAS-1),
+/// augmented (one fused kernel per vector), blocked (the fused kernel on row-major blocks of R
+/// vectors: the matrix is read once per block and the 2R dots are reduced on the fly).
+/// Memory traffic per product and vector (S_d scalar, S_i index bytes, N_nzr nonzeros per row):
+///   naive ~ N_nzr (S_d + S_i) + 13 S_d,  augmented ~ N_nzr (S_d + S_i) + 3 S_d,
+///   blocked ~ N_nzr (S_d + S_i) / R + 3 S_d   (per row; Kreutzer et al., Eq. 4).
+/// Compiled for CrsMatrix<double> and CrsMatrix<Kokkos::complex<double>> (solvers/eti/kpm_*.cpp).
+///
+/// Example:
+///   solvers::KpmParams params;            // 256 moments, 8 Rademacher vectors, Jackson
+///   const auto result = solvers::kpm_dos(H, params, energies);   // result.density[k] = rho(E_k)
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/solvers/kpm/kpm_dos.hpp"
+#include "kelp/solvers/kpm/kpm_params.hpp"
+
+namespace kelp::solvers {
+
+/// Per-vector raw moments: values[r * num_moments + m] = <r|T_m(H~)|r> (unnormalised).
+struct KpmMoments {
+  int num_moments = 0;
+  int num_vectors = 0;
+  std::vector<double> values;
+  double at(int vector, int moment) const {
+    return values[static_cast<std::size_t>(vector) * num_moments + moment];
+  }
+  /// Trace estimate normalised to mu_0 = 1: sum_r mu_m(r) / sum_r mu_0(r).
+  std::vector<double> normalised() const;
+};
+
+/// Gershgorin bounds: [min_i (Re a_ii - R_i), max_i (Re a_ii + R_i)], R_i = sum_{j != i} |a_ij|.
+/// A 0 x 0 matrix gives [0, 0].
+template <class Scalar>
+SpectralBounds gershgorin_bounds(const CrsMatrix<Scalar>& H);
+
+/// Bounds from `steps` Lanczos steps from a random start vector (seed): [theta_min - |beta|,
+/// theta_max + |beta|] with the extreme Ritz values theta and the last off-diagonal beta,
+/// intersected with the Gershgorin bounds (never looser than those). Cost: `steps` SpMVs.
+/// @throws InvalidArgument for steps < 1
+template <class Scalar>
+SpectralBounds lanczos_bounds(const CrsMatrix<Scalar>& H, int steps, std::uint64_t seed);
+
+/// Throws InvalidArgument when H is not square or not Hermitian: names the first offending entry
+/// (i, j) with a_ij and conj(a_ji) (a missing entry counts as 0); a diagonal entry with an
+/// imaginary part is offending too. Tolerance relative to the largest |a_ij|. Host check: O(nnz
+/// * row length).
+template <class Scalar>
+void check_hermitian(const CrsMatrix<Scalar>& H, double relative_tolerance);
+
+/// Fills the n x k block V (row-major) with start vectors k = first_vector .. first_vector+k-1:
+/// random (Rademacher or random phase, a hash of (seed, row, vector), independent of threads and
+/// blocks) for the stochastic trace, or the basis vectors e_{first_vector + c} for the exact trace.
+/// @throws InvalidArgument for random_phase with a real Scalar
+template <class Scalar>
+void kpm_start_vectors(const MultiVectorView<Scalar, Kokkos::LayoutRight>& V, KpmTrace trace,
+                       KpmRandomVector kind, std::uint64_t seed, long long first_vector);
+
+/// Raw moments of the start vectors (columns of the n x R row-major block `start`), with the
+/// chosen implementation (block_size vectors per block for `blocked`).
+/// @throws DimensionMismatch when start does not have H's rows; InvalidArgument for num_moments
+///         < 2 or block_size < 1; NumericalError when a moment grows past |mu_0|(1 + tolerance)
+///         (the scaling does not enclose the spectrum) or is not finite.
+template <class Scalar>
+KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
+                       const ConstMultiVectorView<typename CrsMatrix<Scalar>::scalar_type,
+                                                  Kokkos::LayoutRight>& start,
+                       int num_moments, KpmImplementation implementation, int block_size,
+                       double growth_tolerance);
+
+/// Density of states and what produced it.
+struct KpmDosResult {
+  std::vector<double> energies;
+  std::vector<double> density;        ///< rho(E_k), integral 1 over the spectrum
+  std::vector<double> density_error;  ///< stochastic standard error (0 for the exact trace)
+  std::vector<double> moments;        ///< normalised, undamped mu_m
+  SpectralBounds bounds;              ///< before the safety margin
+  KpmScaling scaling;
+  int num_vectors = 0;                ///< vectors used (N for the exact trace)
+  long long num_products = 0;         ///< matrix-vector products (per vector: M/2 rounded up)
+  double moments_seconds = 0;         ///< wall time of the moment computation
+};
+
+/// The KPM density of states of the Hermitian matrix H on the given energies (original units).
+/// Checks H (check_hermitian), finds the bounds (params.bounds), scales with params.safety_margin,
+/// computes the moments (stochastic or exact trace) and the damped density.
+/// @throws InvalidArgument for bad params, a non-Hermitian H, an empty matrix or an empty energy
+///         grid; NumericalError when the bounds do not enclose the spectrum.
+template <class Scalar>
+KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
+                     const std::vector<double>& energies);
+
+/// Flops of one scaled product with its recurrence update and two dots, per vector (the
+/// paper's count: N_nz (F_a + F_m) + N (ceil(7 F_a / 2) + ceil(9 F_m / 2)); F_a = 1 or 2, F_m = 1 or 6).
+double kpm_flops_per_product(long long num_rows, long long nnz, bool is_complex);
+
+#define KELP_KPM_ETI(PREFIX, SCALAR)                                                              \
+  PREFIX template SpectralBounds gershgorin_bounds(const CrsMatrix<SCALAR>&);                     \
+  PREFIX template SpectralBounds lanczos_bounds(const CrsMatrix<SCALAR>&, int, std::uint64_t);   \
+  PREFIX template void check_hermitian(const CrsMatrix<SCALAR>&, double);                        \
+  PREFIX template void kpm_start_vectors(const MultiVectorView<SCALAR, Kokkos::LayoutRight>&,     \
+                                         KpmTrace, KpmRandomVector, std::uint64_t, long long);    \
+  PREFIX template KpmMoments kpm_moments(const CrsMatrix<SCALAR>&, const KpmScaling&,             \
+                                         const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, \
+                                         int, KpmImplementation, int, double);                    \
+  PREFIX template KpmDosResult kpm_dos(const CrsMatrix<SCALAR>&, const KpmParams&,               \
+                                       const std::vector<double>&);
+KELP_KPM_ETI(extern, double)
+KELP_KPM_ETI(extern, Kokkos::complex<double>)
+
+}  // namespace kelp::solvers

@@ -1,0 +1,147 @@
+// The dos task of the run driver: every dos config in configs/ runs (shrunk) to a normalised,
+// non-negative Jackson DOS; the JSON report and the CSV hold energies and rho; the generators;
+// strict keys and types; float and non-Hermitian input refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "kelp/apps/driver/run/run.hpp"
+#include "test/support/expect.hpp"
+#include "test/support/files.hpp"
+#include "test/support/temp_dir.hpp"
+
+namespace kelp {
+namespace {
+
+using solvers::RunConfig;
+
+RunConfig parse(const std::string& text) {
+  return solvers::parse_run_config(config::ConfigDocument::from_string(text, "text.yaml").root());
+}
+
+std::string dos_config(const std::string& problem, const std::string& dos) {
+  return "task: dos\nproblem:\n" + problem + "dos: {" + dos + "}\n";
+}
+
+double integral(const solvers::KpmDosResult& r) {
+  double sum = 0;
+  for (std::size_t k = 1; k < r.energies.size(); ++k) {
+    sum += 0.5 * (r.density[k] + r.density[k - 1]) * (r.energies[k] - r.energies[k - 1]);
+  }
+  return sum;
+}
+
+TEST(DosTask, EveryDosConfigRunsOnASmallProblem) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KELP_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string path = entry.path().string();
+    if (solvers::load_run_config(path).task.type != solvers::TaskKind::dos) continue;
+    SCOPED_TRACE(path);
+    ++count;
+    test::TempDir dir;
+    const std::string report = (std::filesystem::path(dir.path()) / "report.json").string();
+    const std::string csv = (std::filesystem::path(dir.path()) / "dos.csv").string();
+    const auto config = solvers::load_run_config(
+        path, {"problem.generator.nx=4", "problem.generator.ny=4", "problem.generator.nz=3",
+               "output.report=" + report, "dos.csv=" + csv, "dos.num_energies=401"});
+    std::ostringstream out;
+
+    const auto result = solvers::run(config, out);
+
+    ASSERT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
+    const auto& d = result.dos.result;
+    EXPECT_NEAR(integral(d), 1.0, 0.02);  // the default grid spans the scaled interval
+    for (double rho : d.density) EXPECT_GE(rho, -1e-10);
+    const auto json = nlohmann::json::parse(test::read_file(report));
+    EXPECT_EQ(json["task"], "dos");
+    ASSERT_EQ(json["dos"]["energies"].size(), 401u);
+    ASSERT_EQ(json["dos"]["density"].size(), 401u);
+    EXPECT_DOUBLE_EQ(json["dos"]["density"][200].get<double>(), d.density[200]);
+    const std::string text = test::read_file(csv);
+    EXPECT_EQ(text.rfind("energy,density,density_error\n", 0), 0u);
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 402);
+  }
+  EXPECT_GE(count, 1);
+}
+
+TEST(DosTask, ImplementationsAndChainGeneratorAgree) {
+  const std::string problem = "  generator: {type: tight_binding, nx: 60}\n";
+  std::vector<std::vector<double>> densities;
+  for (const char* impl : {"naive", "augmented", "blocked"}) {
+    const auto config = parse(dos_config(problem, std::string("implementation: ") + impl +
+                                                      ", block_size: 3, num_vectors: 4, "
+                                                      "num_moments: 40, energy_min: -2.5, "
+                                                      "energy_max: 2.5, num_energies: 11"));
+    std::ostringstream out;
+
+    densities.push_back(solvers::run(config, out).dos.result.density);
+  }
+
+  for (std::size_t k = 0; k < 11; ++k) {
+    EXPECT_NEAR(densities[1][k], densities[0][k], 1e-12);
+    EXPECT_NEAR(densities[2][k], densities[0][k], 1e-12);
+  }
+}
+
+TEST(DosTask, MatrixMarketHamiltonianWithExactTraceIsNormalised) {
+  const std::string file = std::string(KELP_TEST_DATA_DIR) + "/driver/magnetic2d_hermitian.mtx";
+  const auto config = parse(dos_config("  scalar: complex\n  matrix: {file: " + file + "}\n",
+                                       "trace: exact, num_moments: 64, num_energies: 801, "
+                                       "bounds: gershgorin"));
+  std::ostringstream out;
+
+  const auto result = solvers::run(config, out);
+
+  const auto& d = result.dos.result;
+  EXPECT_EQ(d.num_vectors, result.problem.num_rows);
+  EXPECT_NEAR(integral(d), 1.0, 0.01);
+  for (double rho : d.density) EXPECT_GE(rho, -1e-10);
+  for (double e : d.density_error) EXPECT_EQ(e, 0.0);
+}
+
+TEST(DosTask, RejectsUnknownKeysWrongTypesAndMisplacedSection) {
+  const std::string problem = "  generator: {type: tight_binding, nx: 10}\n";
+  test::expect_throw_containing<ConfigError>([&] { parse(dos_config(problem, "moments: 10")); },
+                                             "unknown key 'moments'");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse(dos_config(problem, "num_moments: many")); }, "num_moments");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse(dos_config(problem, "implementation: fast")); }, "allowed: [naive, augmented, blocked]");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse("task: solve\nproblem:\n" + problem + "solver: {type: cg}\ndos: {num_moments: 8}\n"); },
+      "the dos section needs task: dos");
+}
+
+TEST(DosTask, RefusesFloatRealTopologicalInsulatorAndNonHermitianMatrices) {
+  std::ostringstream out;
+  test::expect_throw_containing<NotSupported>(
+      [&] {
+        solvers::run(parse(dos_config("  scalar: float\n  generator: {type: tight_binding, nx: 10}\n",
+                                      "num_moments: 8")),
+                     out);
+      },
+      "task dos runs in double or complex_double");
+  test::expect_throw_containing<NotSupported>(
+      [&] {
+        solvers::run(parse(dos_config("  generator: {type: topological_insulator, nx: 3, ny: 3, nz: 2}\n",
+                                      "num_moments: 8")),
+                     out);
+      },
+      "set problem.scalar: complex");
+  test::expect_throw_containing<InvalidArgument>(
+      [&] {
+        solvers::run(parse(dos_config("  generator: {type: convection_diffusion, nx: 5, ny: 5}\n",
+                                      "num_moments: 8")),
+                     out);
+      },
+      "is not Hermitian");
+}
+
+}  // namespace
+}  // namespace kelp

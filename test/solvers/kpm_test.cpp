@@ -1,0 +1,371 @@
+// KPM densities of states: exact-trace moments against dense Chebyshev traces (Eigen), the three
+// implementations against each other, KPM-DOS against the exact eigenvalue histogram convolved
+// with the same kernel (TI 4x4x4, chain, cubic), normalisation and positivity with Jackson, the
+// spectral bounds, and bad input.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <complex>
+#include <random>
+#include <vector>
+
+#include "kelp/kernels/core/crs_from_coo.hpp"
+#include "kelp/kernels/generators/hamiltonians.hpp"
+#include "kelp/solvers/kpm/kpm.hpp"
+#include "test/support/expect.hpp"
+
+namespace kelp {
+namespace {
+
+using Complex = Kokkos::complex<double>;
+using solvers::KpmImplementation;
+using solvers::KpmParams;
+using solvers::KpmTrace;
+
+/// Dense Hermitian copy of a small CRS matrix.
+template <class Scalar>
+Eigen::MatrixXcd dense_of(const CrsMatrix<Scalar>& A) {
+  const auto H = to_host(A);
+  Eigen::MatrixXcd D = Eigen::MatrixXcd::Zero(H.num_rows(), H.num_cols());
+  for (Ordinal i = 0; i < H.num_rows(); ++i) {
+    for (auto k = H.row_map()(i); k < H.row_map()(i + 1); ++k) {
+      D(i, H.entries()(k)) += std::complex<double>(ScalarTraits<Scalar>::real(H.values()(k)),
+                                                   ScalarTraits<Scalar>::imag(H.values()(k)));
+    }
+  }
+  return D;
+}
+
+template <class Scalar>
+std::vector<double> eigenvalues_of(const CrsMatrix<Scalar>& A) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXcd> solver(dense_of(A), Eigen::EigenvaluesOnly);
+  const auto& e = solver.eigenvalues();
+  return std::vector<double>(e.data(), e.data() + e.size());
+}
+
+/// Random sparse Hermitian matrix (real symmetric for double), with some empty rows.
+template <class Scalar>
+CrsMatrix<Scalar> random_hermitian(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Ordinal> rows, cols;
+  std::vector<Scalar> vals;
+  for (int i = 0; i < n; ++i) {
+    if (i % 5 == 3) continue;  // an empty row
+    rows.push_back(i);
+    cols.push_back(i);
+    vals.push_back(Scalar(u(rng)));
+    for (int j = i + 1; j < n; ++j) {
+      if (j % 5 == 3 || u(rng) < 0.4) continue;
+      Scalar a;
+      if constexpr (ScalarTraits<Scalar>::is_complex) {
+        a = Scalar(u(rng), u(rng));
+      } else {
+        a = Scalar(u(rng));
+      }
+      rows.push_back(i), cols.push_back(j), vals.push_back(a);
+      rows.push_back(j), cols.push_back(i), vals.push_back(ScalarTraits<Scalar>::conj(a));
+    }
+  }
+  return crs_from_coo<Scalar>(n, n, rows, cols, vals);
+}
+
+/// mu_m = tr T_m(H~) / N by the dense Chebyshev recurrence.
+std::vector<double> dense_chebyshev_traces(const Eigen::MatrixXcd& H, const solvers::KpmScaling& s,
+                                           int num_moments) {
+  const auto n = H.rows();
+  const Eigen::MatrixXcd Hs = (H - s.center * Eigen::MatrixXcd::Identity(n, n)) / s.half_width;
+  Eigen::MatrixXcd T_prev = Eigen::MatrixXcd::Identity(n, n), T = Hs;
+  std::vector<double> mu = {1.0, T.trace().real() / n};
+  while (static_cast<int>(mu.size()) < num_moments) {
+    Eigen::MatrixXcd T_next = 2.0 * Hs * T - T_prev;
+    T_prev = T;
+    T = T_next;
+    mu.push_back(T.trace().real() / n);
+  }
+  mu.resize(num_moments);
+  return mu;
+}
+
+std::vector<double> grid(double lo, double hi, int count) {
+  std::vector<double> e(count);
+  for (int k = 0; k < count; ++k) e[k] = lo + (hi - lo) * k / (count - 1);
+  return e;
+}
+
+template <class Scalar>
+void expect_exact_trace_matches_dense(const CrsMatrix<Scalar>& H) {
+  for (auto impl : {KpmImplementation::naive, KpmImplementation::augmented,
+                    KpmImplementation::blocked}) {
+    KpmParams params;
+    params.trace = KpmTrace::exact;
+    params.num_moments = 41;  // odd: the last product's second moment is dropped
+    params.implementation = impl;
+    params.block_size = 4;    // N is not a multiple: a narrower last block
+
+    const auto result = solvers::kpm_dos(H, params, {0.0});
+
+    const auto expected = dense_chebyshev_traces(dense_of(H), result.scaling, params.num_moments);
+    ASSERT_EQ(result.moments.size(), expected.size());
+    for (std::size_t m = 0; m < expected.size(); ++m) {
+      EXPECT_NEAR(result.moments[m], expected[m], 1e-11) << "m = " << m << ", " << to_string(impl);
+    }
+  }
+}
+
+TEST(Kpm, ExactTraceMomentsEqualDenseChebyshevTracesReal) {
+  expect_exact_trace_matches_dense(random_hermitian<double>(23, 1));
+}
+
+TEST(Kpm, ExactTraceMomentsEqualDenseChebyshevTracesComplex) {
+  expect_exact_trace_matches_dense(random_hermitian<Complex>(19, 2));
+}
+
+template <class Scalar>
+void expect_implementations_agree(const CrsMatrix<Scalar>& H, solvers::KpmRandomVector kind) {
+  const auto bounds = solvers::gershgorin_bounds(H);
+  const auto scaling = solvers::KpmScaling::from_bounds(bounds, 0.01);
+  MultiVectorView<Scalar, Kokkos::LayoutRight> start("start", H.num_rows(), 5);
+  solvers::kpm_start_vectors(start, KpmTrace::stochastic, kind, 7, 0);
+
+  const auto naive = solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::naive, 1, 1e-6);
+  const auto augmented =
+      solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::augmented, 1, 1e-6);
+  const auto blocked = solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::blocked, 2, 1e-6);
+  const auto one_block =
+      solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::blocked, 64, 1e-6);
+
+  const double n = H.num_rows();
+  for (int r = 0; r < 5; ++r) {
+    EXPECT_NEAR(naive.at(r, 0), n, 1e-9 * n);  // |r|^2 = N for +-1 and unit phases
+    for (int m = 0; m < 30; ++m) {
+      EXPECT_NEAR(augmented.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
+      EXPECT_NEAR(blocked.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
+      EXPECT_NEAR(one_block.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
+    }
+  }
+}
+
+TEST(Kpm, ImplementationsGiveTheSameMomentsTopologicalInsulator) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = p.ny = p.nz = 3;
+  p.disorder = 1.0;
+  expect_implementations_agree(generators::topological_insulator<Complex>(p),
+                               solvers::KpmRandomVector::random_phase);
+}
+
+TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
+  expect_implementations_agree(generators::tight_binding<double>(5, 4, 3, 1.0, false),
+                               solvers::KpmRandomVector::rademacher);
+}
+
+TEST(Kpm, StartVectorsDependOnlyOnSeedRowAndIndex) {
+  MultiVectorView<double, Kokkos::LayoutRight> all("all", 50, 6), tail("tail", 50, 2);
+  solvers::kpm_start_vectors(all, KpmTrace::stochastic, solvers::KpmRandomVector::rademacher, 3, 0);
+  solvers::kpm_start_vectors(tail, KpmTrace::stochastic, solvers::KpmRandomVector::rademacher, 3, 4);
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), all);
+  const auto t = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tail);
+
+  int plus = 0;
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(a(i, 4), t(i, 0));
+    EXPECT_EQ(a(i, 5), t(i, 1));
+    EXPECT_EQ(std::abs(a(i, 0)), 1.0);
+    plus += a(i, 0) > 0;
+  }
+  EXPECT_GT(plus, 10);
+  EXPECT_LT(plus, 40);
+}
+
+/// KPM-DOS (stochastic) vs the exact eigenvalue histogram convolved with the same kernel, and the
+/// exact-trace DOS vs the same to rounding.
+template <class Scalar>
+void expect_dos_matches_histogram(const CrsMatrix<Scalar>& H, const std::vector<double>& eigenvalues,
+                                  KpmParams params) {
+  const auto energies = grid(eigenvalues.front() - 0.5, eigenvalues.back() + 0.5, 61);
+
+  const auto stochastic = solvers::kpm_dos(H, params, energies);
+  params.trace = KpmTrace::exact;
+  const auto exact = solvers::kpm_dos(H, params, energies);
+
+  const auto mu = solvers::kpm_moments_of_eigenvalues(eigenvalues, stochastic.scaling,
+                                                      params.num_moments);
+  const auto rho = solvers::kpm_density(mu, stochastic.scaling, params.kernel,
+                                        params.lorentz_lambda, energies);
+  double peak = 0;
+  for (double x : rho) peak = std::max(peak, x);
+  int outside_two_sigma = 0;
+  for (std::size_t e = 0; e < energies.size(); ++e) {
+    EXPECT_NEAR(exact.density[e], rho[e], 1e-10 * peak) << "E = " << energies[e];
+    const double error = stochastic.density_error[e];
+    EXPECT_NEAR(stochastic.density[e], rho[e], 5 * error + 1e-3 * peak) << "E = " << energies[e];
+    outside_two_sigma += std::abs(stochastic.density[e] - rho[e]) > 2 * error + 1e-3 * peak;
+  }
+  EXPECT_LT(outside_two_sigma, 61 / 4);  // ~5 % expected beyond two standard errors
+}
+
+TEST(Kpm, DosOfTopologicalInsulatorMatchesExactHistogram) {
+  generators::TopologicalInsulatorParams p;  // 4 x 4 x 4, N = 256
+  p.disorder = 0.5;
+  const auto H = generators::topological_insulator<Complex>(p);
+  KpmParams params;
+  params.num_moments = 64;
+  params.num_vectors = 12;
+  params.block_size = 8;
+  params.random_vector = solvers::KpmRandomVector::random_phase;
+
+  expect_dos_matches_histogram(H, eigenvalues_of(H), params);
+}
+
+TEST(Kpm, DosOfChainMatchesExactHistogramWithLorentz) {
+  const auto H = generators::tight_binding<double>(150, 1, 1, 1.0, true);
+  KpmParams params;
+  params.num_moments = 48;
+  params.num_vectors = 6;
+  params.kernel = solvers::KpmDampingKernel::lorentz;
+  params.implementation = KpmImplementation::augmented;
+
+  expect_dos_matches_histogram(H, eigenvalues_of(H), params);
+}
+
+TEST(Kpm, DosOfCubicLatticeMatchesItsAnalyticSpectrum) {
+  const int L = 14;  // periodic: E = -2 sum_d cos(2 pi k_d / L), N = 2744
+  std::vector<double> eigenvalues;
+  for (int a = 0; a < L; ++a)
+    for (int b = 0; b < L; ++b)
+      for (int c = 0; c < L; ++c)
+        eigenvalues.push_back(-2 * (std::cos(2 * M_PI * a / L) + std::cos(2 * M_PI * b / L) +
+                                    std::cos(2 * M_PI * c / L)));
+  std::sort(eigenvalues.begin(), eigenvalues.end());
+  const auto H = generators::tight_binding<double>(L, L, L, 1.0, true);
+  KpmParams params;
+  params.num_moments = 40;
+  params.num_vectors = 4;
+  const auto energies = grid(-5.5, 5.5, 45);
+
+  const auto result = solvers::kpm_dos(H, params, energies);
+
+  const auto mu = solvers::kpm_moments_of_eigenvalues(eigenvalues, result.scaling, 40);
+  const auto rho = solvers::kpm_density(mu, result.scaling, params.kernel, 4.0, energies);
+  for (std::size_t e = 0; e < energies.size(); ++e) {
+    EXPECT_NEAR(result.density[e], rho[e], 5 * result.density_error[e] + 2e-3) << energies[e];
+  }
+}
+
+TEST(Kpm, JacksonDensityIntegratesToOneAndIsNonNegative) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = p.ny = 3;
+  p.nz = 2;
+  const auto H = generators::topological_insulator<Complex>(p);
+  KpmParams params;
+  params.num_moments = 100;
+  params.num_vectors = 3;
+  params.bounds = solvers::KpmBoundsMethod::gershgorin;
+  const auto bounds = solvers::gershgorin_bounds(H);
+  const auto energies = grid(bounds.lower - 1, bounds.upper + 1, 4001);
+
+  const auto result = solvers::kpm_dos(H, params, energies);
+
+  double integral = 0;
+  for (std::size_t e = 1; e < energies.size(); ++e) {
+    integral += 0.5 * (result.density[e] + result.density[e - 1]) * (energies[e] - energies[e - 1]);
+  }
+  EXPECT_NEAR(integral, 1.0, 2e-3);  // trapezoid rule on the 1/sqrt(1-x^2) edges
+  for (double rho : result.density) EXPECT_GE(rho, -1e-10);
+}
+
+TEST(Kpm, LanczosBoundsEncloseTheSpectrumWithinGershgorin) {
+  generators::TopologicalInsulatorParams p;
+  p.disorder = 2.0;
+  const auto H = generators::topological_insulator<Complex>(p);
+  const auto e = eigenvalues_of(H);
+
+  const auto g = solvers::gershgorin_bounds(H);
+  const auto l = solvers::lanczos_bounds(H, 40, 5);
+
+  EXPECT_LE(g.lower, e.front());
+  EXPECT_GE(g.upper, e.back());
+  EXPECT_LE(l.lower, e.front() + 1e-8);
+  EXPECT_GE(l.upper, e.back() - 1e-8);
+  EXPECT_GE(l.lower, g.lower);
+  EXPECT_LE(l.upper, g.upper);
+  EXPECT_LT(l.upper - l.lower, g.upper - g.lower);
+}
+
+TEST(Kpm, OneByOneAndDiagonalMatrices) {
+  const auto H = crs_from_coo<double>(1, 1, {0}, {0}, {2.5});
+  KpmParams params;
+  params.trace = KpmTrace::exact;
+  params.num_moments = 20;
+
+  const auto result = solvers::kpm_dos(H, params, grid(0, 5, 101));
+
+  double integral = 0;
+  for (std::size_t e = 1; e < result.energies.size(); ++e) {
+    integral += 0.5 * (result.density[e] + result.density[e - 1]) * 0.05;
+  }
+  EXPECT_NEAR(integral, 1.0, 0.05);
+  EXPECT_NEAR(result.energies[50], 2.5, 1e-12);
+  for (double rho : result.density) EXPECT_LE(rho, result.density[50] + 1e-12);  // peak at 2.5
+}
+
+TEST(Kpm, RejectsNonHermitianMatrixNamingTheEntry) {
+  const auto H = crs_from_coo<Complex>(3, 3, {0, 1, 1, 2}, {0, 2, 1, 1},
+                                       {Complex(1), Complex(0, 1), Complex(2), Complex(0, 1)});
+  KpmParams params;
+
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
+                                                 "a(1, 2) = (0, 1) but conj(a(2, 1)) = (0, -1)");
+}
+
+TEST(Kpm, RejectsBoundsThatDoNotEncloseTheSpectrum) {
+  const auto H = generators::tight_binding<double>(20, 1, 1, 1.0, false);
+  MultiVectorView<double, Kokkos::LayoutRight> start("start", 20, 2);
+  solvers::kpm_start_vectors(start, KpmTrace::stochastic, solvers::KpmRandomVector::rademacher, 1, 0);
+  solvers::KpmScaling too_narrow;
+  too_narrow.half_width = 1.0;  // the spectrum reaches +-1.98
+
+  for (auto impl : {KpmImplementation::naive, KpmImplementation::augmented,
+                    KpmImplementation::blocked}) {
+    test::expect_throw_containing<NumericalError>(
+        [&] { solvers::kpm_moments(H, too_narrow, start, 200, impl, 2, 1e-6); },
+        "does not enclose the spectrum");
+  }
+}
+
+TEST(Kpm, RejectsBadParametersAndEmptyInput) {
+  const auto H = generators::tight_binding<double>(5, 1, 1, 1.0, false);
+  KpmParams params;
+
+  params.num_moments = 0;
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
+                                                 "num_moments = 0");
+  params = KpmParams();
+  params.num_vectors = 0;
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
+                                                 "num_vectors = 0");
+  params = KpmParams();
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {}); },
+                                                 "energy grid is empty");
+  params.random_vector = solvers::KpmRandomVector::random_phase;
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
+                                                 "random_phase needs a complex");
+  params = KpmParams();
+  params.lorentz_lambda = 0;
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
+                                                 "lorentz_lambda = 0");
+  const CrsMatrix<double> empty;
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { solvers::kpm_dos(empty, KpmParams(), {0.0}); }, "expected square and not empty");
+  MultiVectorView<double, Kokkos::LayoutRight> zero("zero", 5, 1);
+  test::expect_throw_containing<InvalidArgument>(
+      [&] {
+        solvers::kpm_moments(H, solvers::KpmScaling(), zero, 4, KpmImplementation::blocked, 1, 1e-6)
+            .normalised();
+      },
+      "mu_0 = 0");
+}
+
+}  // namespace
+}  // namespace kelp
