@@ -38,7 +38,8 @@ namespace kelp::precond {
 /// Setup: setup_symbolic colors / clusters the pattern (the expensive part); setup_numeric takes
 /// the values and the inverted diagonal (zero or non-finite diagonal: NumericalError naming the
 /// row), so a values-only change needs setup_numeric only. The matrix is kept by (shallow) copy.
-/// Memory: the inverted diagonal, the ordering (about 2n ordinals); two-stage: two vectors.
+/// Memory: the inverted diagonal, the ordering (about 2n ordinals); multicolor: a copy of A in
+/// sweep order (entries and values, rows grouped by color); two-stage: three vectors.
 /// Not for concurrent use of one object (two-stage keeps work vectors).
 ///
 /// Example:
@@ -92,6 +93,7 @@ class GaussSeidel : public Smoother<Matrix> {
 
   void setup_symbolic_impl(const Matrix& A) override {
     ordering_ = {};
+    sweep_values_ = {};
     if (params_.variant == GaussSeidelVariant::multicolor) {
       ordering_ = impl::multicolor_ordering(A, params_.coloring, params_.long_row_threshold);
     } else if (params_.variant == GaussSeidelVariant::cluster) {
@@ -128,6 +130,14 @@ class GaussSeidel : public Smoother<Matrix> {
                      << "; Gauss-Seidel needs a nonzero, finite diagonal");
     }
     A_ = A;
+    if (params_.variant == GaussSeidelVariant::multicolor) {
+      if (sweep_values_.extent(0) != ordering_.sweep_entries.extent(0)) {
+        sweep_values_ = typename Matrix::values_type(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::precond::GaussSeidel::sweep_values"),
+            ordering_.sweep_entries.extent(0));
+      }
+      impl::gather_rows(A.row_map(), A.values(), ordering_.short_rows, ordering_.sweep_row_map, sweep_values_);
+    }
   }
 
   void smooth_impl(const_vector_type b, vector_type x, int sweeps, InitialGuess guess) const override {
@@ -179,7 +189,8 @@ class GaussSeidel : public Smoother<Matrix> {
                                       inverse_diagonal_, b, x, omega);
         from_zero = false;
       } else {
-        impl::gs_color_rows(A_, ordering_.short_rows, ordering_.short_ptr[c], ordering_.short_ptr[c + 1],
+        impl::gs_color_rows(ordering_.sweep_row_map, ordering_.sweep_entries, sweep_values_,
+                            ordering_.short_rows, ordering_.short_ptr[c], ordering_.short_ptr[c + 1],
                             inverse_diagonal_, b, x, omega);
         impl::gs_color_long_rows(A_, ordering_.long_rows, ordering_.long_ptr[c], ordering_.long_ptr[c + 1],
                                  inverse_diagonal_, b, x, omega);
@@ -255,6 +266,7 @@ class GaussSeidel : public Smoother<Matrix> {
   impl::GsOrdering<Device> ordering_;
   vector_type inverse_diagonal_;
   vector_type work1_, work2_, work3_;  // two-stage only
+  typename Matrix::values_type sweep_values_;  // multicolor: the short rows' values in sweep order
 };
 
 // Compiled once for the standard scalars, in precond/eti/ (see kernels/core/eti.hpp).

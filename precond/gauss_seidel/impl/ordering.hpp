@@ -9,6 +9,7 @@
 
 #include "kelp/kernels/graph.hpp"
 #include "kelp/precond/gauss_seidel/gauss_seidel_params.hpp"
+#include "kelp/precond/gauss_seidel/impl/sweeps.hpp"
 
 namespace kelp::precond::impl {
 
@@ -21,6 +22,10 @@ struct GsOrdering {
   /// and long_rows(long_ptr[c] .. long_ptr[c+1]) (a team each), ascending within a color.
   Kokkos::View<Ordinal*, Device> short_rows, long_rows;
   std::vector<Ordinal> short_ptr, long_ptr;
+  /// Multicolor: the short rows' pattern in sweep order (row k of it = row short_rows(k) of A);
+  /// the values follow in setup_numeric.
+  Kokkos::View<Offset*, Device> sweep_row_map;
+  Kokkos::View<Ordinal*, Device> sweep_entries;
   /// Cluster: clusters sorted by color; cluster k holds cluster_rows(cluster_ptr(k) ..
   /// cluster_ptr(k+1)), ascending; the clusters of color c are color_ptr[c] .. color_ptr[c+1].
   Ordinal num_clusters = 0;
@@ -124,6 +129,20 @@ GsOrdering<typename Matrix::device_type> multicolor_ordering(const Matrix& A, Ga
   }
   o.short_rows = to_device_view<Device>(short_rows, "kelp::precond::GaussSeidel::short_rows");
   o.long_rows = to_device_view<Device>(long_rows, "kelp::precond::GaussSeidel::long_rows");
+  std::vector<Offset> sweep_row_map(short_rows.size() + 1, 0);
+  for (std::size_t k = 0; k < short_rows.size(); ++k) {
+    sweep_row_map[k + 1] = sweep_row_map[k] + row_map(short_rows[k] + 1) - row_map(short_rows[k]);
+  }
+  o.sweep_row_map = Kokkos::View<Offset*, Device>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::precond::GaussSeidel::sweep_row_map"),
+      sweep_row_map.size());
+  Kokkos::deep_copy(o.sweep_row_map,
+                    Kokkos::View<const Offset*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                        sweep_row_map.data(), sweep_row_map.size()));
+  o.sweep_entries = Kokkos::View<Ordinal*, Device>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::precond::GaussSeidel::sweep_entries"),
+      sweep_row_map.back());
+  gather_rows(A.row_map(), A.entries(), o.short_rows, o.sweep_row_map, o.sweep_entries);
   return o;
 }
 

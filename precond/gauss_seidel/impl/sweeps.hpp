@@ -13,21 +13,36 @@
 namespace kelp::precond::impl {
 
 /// Rows rows(k), k in [begin, end), pairwise independent (one color): updated in parallel.
-template <class Matrix, class Rows, class Inv, class B, class X, class Scalar>
-void gs_color_rows(const Matrix& A, const Rows& rows, Ordinal begin, Ordinal end, const Inv& inv,
-                   const B& b, const X& x, Scalar omega) {
+/// The rows are stored in sweep order (row_map, entries, values indexed by the position k, so one
+/// color is one contiguous block of the matrix: a half pass over a red-black matrix reads half
+/// of it, not every other row's cache lines); b, x and inv are in the original order.
+template <class RowMap, class Entries, class Values, class Rows, class Inv, class B, class X, class Scalar>
+void gs_color_rows(const RowMap& row_map, const Entries& entries, const Values& values,
+                   const Rows& rows, Ordinal begin, Ordinal end, const Inv& inv, const B& b,
+                   const X& x, Scalar omega) {
   if (end <= begin) return;
-  using Exec = typename Matrix::execution_space;
-  const auto row_map = A.row_map();
-  const auto entries = A.entries();
-  const auto values = A.values();
+  using Exec = typename X::execution_space;
   Kokkos::parallel_for(
       "kelp::precond::GaussSeidel::color", Kokkos::RangePolicy<Exec>(begin, end),
       KOKKOS_LAMBDA(const Ordinal k) {
         const Ordinal i = rows(k);
         Scalar sum = b(i);
-        for (Offset p = row_map(i); p < row_map(i + 1); ++p) sum -= values(p) * x(entries(p));
+        for (Offset p = row_map(k); p < row_map(k + 1); ++p) sum -= values(p) * x(entries(p));
         x(i) += omega * inv(i) * sum;
+      });
+}
+
+/// dst row k = src row rows(k) (entries or values), for the matrix stored in sweep order.
+template <class SrcRowMap, class Src, class Rows, class DstRowMap, class Dst>
+void gather_rows(const SrcRowMap& src_row_map, const Src& src, const Rows& rows,
+                 const DstRowMap& dst_row_map, const Dst& dst) {
+  using Exec = typename Dst::execution_space;
+  Kokkos::parallel_for(
+      "kelp::precond::GaussSeidel::gather_rows", Kokkos::RangePolicy<Exec>(0, rows.extent(0)),
+      KOKKOS_LAMBDA(const Ordinal k) {
+        const Ordinal i = rows(k);
+        const Offset first = src_row_map(i), target = dst_row_map(k);
+        for (Offset p = 0; p < src_row_map(i + 1) - first; ++p) dst(target + p) = src(first + p);
       });
 }
 
