@@ -9,6 +9,7 @@
 #include "kelp/apps/driver/registry/components/krylov.hpp"
 #include "kelp/apps/driver/registry/components/nested_solver.hpp"
 #include "kelp/apps/driver/registry/components/vectors.hpp"
+#include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
 
 namespace kelp::solvers {
 
@@ -49,7 +50,8 @@ PreconditionerRegistry& preconditioner_registry() {
   static const bool registered =
       (components::register_identity(registry), components::register_jacobi(registry),
        components::register_block_jacobi(registry), components::register_chebyshev(registry),
-       components::register_nested_solver(registry), true);
+       components::register_nested_solver(registry),
+       components::register_gauss_seidel(registry), true);
   (void)registered;
   return registry;
 }

@@ -1,0 +1,20 @@
+#pragma once
+/// Preconditioner `gauss_seidel`: multicolor, cluster or two-stage Gauss-Seidel / SOR sweeps
+/// (precond/gauss_seidel/gauss_seidel.hpp). Symmetric sweeps (the default) for CG.
+///
+///   preconditioner: {type: gauss_seidel, variant: multicolor, direction: symmetric, sweeps: 1,
+///                    omega: 1.0}
+
+#include "kelp/apps/driver/registry/registries.hpp"
+#include "kelp/precond/gauss_seidel/gauss_seidel.hpp"
+
+namespace kelp::solvers::components {
+
+/// Keys of GaussSeidelParams: variant (multicolor | cluster | two_stage), direction (forward |
+/// backward | symmetric), sweeps (>= 1), omega (0 < omega < 2), coloring
+/// (speculative | deterministic | sequential_greedy),
+/// long_row_threshold (>= 0), cluster_size (>= 0), inner_sweeps (>= 0), form (classic | compact).
+void gauss_seidel_fields(config::FieldVisitor& v, precond::GaussSeidelParams& params);
+void register_gauss_seidel(PreconditionerRegistry& registry);
+
+}  // namespace kelp::solvers::components
