@@ -105,18 +105,23 @@ TEST(CgSingleReduction, UnfusedPreconditionerGivesCgsIterates) {
   expect_same_iterates(cg, single, 40, 1e-6, "laplace2d 40 x 30");
 }
 
-TEST(CgSingleReduction, ComplexHermitianGivesCgsIterates) {
+TEST(CgVariants, ComplexHermitianGiveCgsIterates) {
   using Complex = Kokkos::complex<double>;
   auto A = io::read_matrix_market<Complex>(test::matrix_path("mhd1280b"));
   auto b = test::rhs_of_ones(A);
   VectorView<Complex> x_cg("x_cg", A.num_rows()), x("x", A.num_rows());
 
+  VectorView<Complex> x_flexible("x_flexible", A.num_rows());
   const auto cg = run<solvers::Cg>(A, test::jacobi_of(A), b, x_cg);
   const auto single = run<solvers::CgSingleReduction>(A, test::jacobi_of(A), b, x);
+  const auto flexible = run<solvers::FlexibleCg>(A, test::jacobi_of(A), b, x_flexible);
 
   EXPECT_EQ(single.reason, StopReason::converged_relative);
   EXPECT_LE(test::reference_relative_residual(A, b, x), 1e-8);
   expect_same_iterates(cg, single, 20, 1e-6, "mhd1280b");
+  EXPECT_EQ(flexible.reason, StopReason::converged_relative);
+  EXPECT_LE(test::reference_relative_residual(A, b, x_flexible), 1e-8);
+  expect_same_iterates(cg, flexible, 20, 1e-6, "mhd1280b, flexible");
 }
 
 TEST(CgSingleReduction, FloatConverges) {
