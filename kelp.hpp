@@ -23,6 +23,8 @@
 #include "kelp/precond/relaxation_smoother.hpp"
 #include "kelp/solvers/bicgstab/bicgstab.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "kelp/solvers/cg/cg_single_reduction.hpp"
+#include "kelp/solvers/cg/flexible_cg.hpp"
 #include "kelp/solvers/gmres/gmres.hpp"
 #include "kelp/solvers/null_space.hpp"
 #include "kelp/solvers/stopping.hpp"

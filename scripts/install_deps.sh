@@ -12,6 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libsuperlu-dev libmetis-dev libeigen3-dev
   libyaml-cpp-dev libgtest-dev zlib1g-dev
+  python3 python3-matplotlib      # apps/plot/kelp_plot.py: convergence plots of the reports
 )
 
 missing=()

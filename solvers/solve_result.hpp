@@ -38,6 +38,16 @@ inline std::string to_string(StopReason reason) {
   return "unknown";
 }
 
+/// The residual norm a solver's stopping test and residual_history use.
+enum class ResidualNorm {
+  unpreconditioned,  ///< ||b - A x||: CG, BiCGStab, right-preconditioned and flexible GMRES
+  preconditioned,    ///< ||M^{-1} (b - A x)||: left-preconditioned GMRES (what it minimises)
+};
+
+inline std::string to_string(ResidualNorm norm) {
+  return norm == ResidualNorm::unpreconditioned ? "unpreconditioned" : "preconditioned";
+}
+
 /// Result of solve(). Norms are 2-norms of residuals b - A x; residual_norm is the TRUE residual
 /// of the returned x, recomputed at exit, never the recurrence's estimate.
 struct SolveResult {
@@ -51,6 +61,12 @@ struct SolveResult {
   /// The Krylov space closed (GMRES: h_{j+1,j} = 0; BiCGStab: s = 0): the iterate is exact up to
   /// rounding. Reported with reason converged_* when the true residual meets the tolerance.
   bool happy_breakdown = false;
+  /// The norm of residual_history and of the stopping test (relative_tolerance then multiplies
+  /// the same norm of b or r_0). residual_norm is always the unpreconditioned true residual.
+  ResidualNorm stopping_norm = ResidualNorm::unpreconditioned;
+  /// The stopping norm of the returned x, recomputed at exit (GMRES sets it; where the stopping
+  /// norm is unpreconditioned, residual_norm is the same number).
+  double stopping_residual_norm = 0;
   /// Free text on how the solve ended (which quantity broke down, restarts, ...); may be empty.
   std::string detail;
 

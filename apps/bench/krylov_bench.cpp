@@ -1,5 +1,5 @@
-// kelp-bench-krylov: time per iteration and time to solution of Jacobi-preconditioned CG,
-// GMRES(m) (CGS2 and MGS) and BiCGStab on the 7-point 3D Laplacian and the 3D upwinded
+// kelp-bench-krylov: time per iteration and time to solution of Jacobi-preconditioned CG (standard,
+// single-reduction, flexible), GMRES(m) (CGS2 and MGS, right; CGS2 left) and BiCGStab on the 7-point 3D Laplacian and the 3D upwinded
 // convection-diffusion problem, with the STREAM triad measured in the same run for scale.
 //
 // JSON lines (apps/bench/bench_common.hpp):
@@ -12,7 +12,9 @@
 //
 // Usage: kelp-bench-krylov [--problem convdiff3d|laplace3d] [--n 64] [--restart 30]
 //                          [--iterations 60] [--repeats 5] [--tolerance 1e-8]
-//                          [--solvers cg,gmres,gmres_mgs,bicgstab] [--velocity 100]
+//                          [--solvers cg,cg_single,gmres,gmres_mgs,bicgstab] [--velocity 100]
+//   solver names: cg, cg_single (single-reduction), cg_flexible, gmres, gmres_mgs, gmres_left,
+//   bicgstab
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -32,6 +34,8 @@
 #include "kelp/precond/jacobi/jacobi.hpp"
 #include "kelp/solvers/bicgstab/bicgstab.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "kelp/solvers/cg/cg_single_reduction.hpp"
+#include "kelp/solvers/cg/flexible_cg.hpp"
 #include "kelp/solvers/gmres/gmres.hpp"
 
 namespace {
@@ -53,7 +57,7 @@ struct Options {
   int repeats = 5;
   double tolerance = 1e-8;
   double velocity = 100;
-  std::string solvers = "cg,gmres,gmres_mgs,bicgstab";
+  std::string solvers = "cg,cg_single,gmres,gmres_mgs,bicgstab";
 };
 
 /// The solver `name` with the given stopping rules (cg on the nonsymmetric problem is skipped).
@@ -62,19 +66,28 @@ Solve make_solver(const std::string& name, const Options& options,
                   std::shared_ptr<const kelp::Operator<double>> M, int max_iterations,
                   double tolerance) {
   using namespace kelp::solvers;
-  if (name == "cg") {
+  if (name == "cg" || name == "cg_single" || name == "cg_flexible") {
     CgParams p;
     p.max_iterations = max_iterations;
     p.relative_tolerance = tolerance;
+    if (name == "cg_single") {
+      auto s = std::make_shared<CgSingleReduction<double>>(A, M, p);
+      return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
+    }
+    if (name == "cg_flexible") {
+      auto s = std::make_shared<FlexibleCg<double>>(A, M, p);
+      return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
+    }
     auto s = std::make_shared<Cg<double>>(A, M, p);
     return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
   }
-  if (name == "gmres" || name == "gmres_mgs") {
+  if (name == "gmres" || name == "gmres_mgs" || name == "gmres_left") {
     GmresParams p;
     p.max_iterations = max_iterations;
     p.relative_tolerance = tolerance;
     p.restart = options.restart;
-    p.orthogonalization = name == "gmres" ? Orthogonalization::cgs2 : Orthogonalization::mgs;
+    p.orthogonalization = name == "gmres_mgs" ? Orthogonalization::mgs : Orthogonalization::cgs2;
+    if (name == "gmres_left") p.side = PreconditionerSide::left;
     auto s = std::make_shared<Gmres<double>>(A, M, p);
     return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
   }
@@ -133,7 +146,7 @@ int run(const Options& options) {
 
   std::stringstream list(options.solvers);
   for (std::string name; std::getline(list, name, ',');) {
-    if (name == "cg" && convdiff) continue;  // CG needs a symmetric positive definite A
+    if (name.rfind("cg", 0) == 0 && convdiff) continue;  // CG needs a symmetric positive definite A
     // Time per iteration: a fixed count (tolerance 0).
     const auto fixed = time_solves(make_solver(name, options, Aop, M, options.iterations, 0.0), b, x,
                                    options.repeats);
@@ -175,7 +188,7 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_option("--velocity", options.velocity, "convection velocity (wx; wy = wx/2, wz = wx/4)")
             ->capture_default_str();
-        app.add_option("--solvers", options.solvers, "comma-separated: cg, gmres, gmres_mgs, bicgstab")
+        app.add_option("--solvers", options.solvers, "comma-separated: cg, cg_single, cg_flexible, gmres, gmres_mgs, gmres_left, bicgstab")
             ->capture_default_str();
       },
       [&] { return run(options); });

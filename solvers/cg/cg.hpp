@@ -50,8 +50,12 @@ class Cg : public Operator<Scalar, Device> {
     impl::check_operator_and_preconditioner(
         A_.get(), M_.get(), "kelp::solvers::Cg",
         " (an inner solver run to a tolerance); plain CG needs a fixed linear preconditioner: use "
-        "a fixed number of inner steps, or a flexible method");
+        "a fixed number of inner steps, or a flexible method (FlexibleCg, variant: flexible)");
     check_stopping_rules(params, "kelp::solvers::Cg");
+    KELP_REQUIRE(params.variant == CgVariant::standard, InvalidArgument,
+                 "kelp::solvers::Cg: variant = " << to_string(params.variant)
+                     << " is its own class: CgSingleReduction (single_reduction) or FlexibleCg "
+                        "(flexible)");
   }
 
   void set_monitor(IterationMonitor monitor) { monitor_ = std::move(monitor); }

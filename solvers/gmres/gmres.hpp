@@ -1,5 +1,5 @@
 #pragma once
-/// GMRES(m) and flexible GMRES(m), right-preconditioned, for general square A.
+/// GMRES(m) and flexible GMRES(m), right- or left-preconditioned, for general square A.
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +35,10 @@ namespace kelp::solvers {
 /// meets the tolerance ends the cycle early. When the Krylov space closes (h_{j+1,j} = 0 to
 /// rounding) the result notes happy_breakdown; with a small true residual it is converged.
 /// With flexible = true (FGMRES), M may be variable (an inner solver); plain GMRES refuses such M.
+/// With side = left, GMRES solves M^{-1} A x = M^{-1} b and minimises the preconditioned
+/// residual: the stopping rules and the residual history then use ||M^{-1} (b - A x)||
+/// (SolveResult::stopping_norm = preconditioned), recomputed exactly at each restart; the true
+/// residual ||b - A x|| is recomputed at the end and reported as residual_norm.
 /// Per step: 1 operator apply, 1 preconditioner apply, CGS2: 2 gram reductions + 1 norm.
 template <class Scalar, class Device = DefaultDevice, class Reduction = LocalReduction>
 class Gmres : public Operator<Scalar, Device> {
@@ -59,6 +63,9 @@ class Gmres : public Operator<Scalar, Device> {
                      << M_->summary()
                      << "' changes from one application to the next; use flexible GMRES "
                         "(flexible: true, solver type fgmres)");
+    KELP_REQUIRE(!(params.flexible && params.side == PreconditionerSide::left), InvalidArgument,
+                 "kelp::solvers::Gmres: side = left with flexible = true; flexible GMRES is "
+                 "right-preconditioned (use side: right, or plain gmres for left)");
     check_stopping_rules(params, "kelp::solvers::Gmres");
   }
 
@@ -82,7 +89,8 @@ class Gmres : public Operator<Scalar, Device> {
   std::string summary() const override {
     std::ostringstream out;
     out << (params_.flexible ? "fgmres(" : "gmres(") << params_.restart << ", "
-        << to_string(params_.orthogonalization) << ", max_iterations " << params_.max_iterations
+        << to_string(params_.orthogonalization)
+        << (params_.side == PreconditionerSide::left ? ", left" : "") << ", max_iterations " << params_.max_iterations
         << ", relative_tolerance " << params_.relative_tolerance << ") preconditioned by "
         << M_->summary();
     return out.str();
@@ -119,15 +127,23 @@ class Gmres : public Operator<Scalar, Device> {
                      << x.extent(0));
     ensure_workspace(n);
     if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
-    const vector_type r = work_.r;
 
     SolveResult result;
     result.rhs_norm = reduce_.norm2(b);
     if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
-    StoppingState stopping(params_, result.rhs_norm);
-    double r_norm = true_residual(b, x, r);
+    const bool left = params_.side == PreconditionerSide::left;
+    result.stopping_norm = left ? ResidualNorm::preconditioned : ResidualNorm::unpreconditioned;
+    // The reference of relative_to = rhs in the stopping norm: ||b|| or ||M^{-1} b||.
+    double reference_norm = result.rhs_norm;
+    if (left) {
+      M_->apply(b, work_.z);
+      reference_norm = reduce_.norm2(work_.z);
+    }
+    StoppingState stopping(params_, reference_norm);
+    double true_norm = 0;
+    double r_norm = cycle_residual(b, x, true_norm);
     stopping.set_initial_residual(r_norm);
-    result.initial_residual_norm = r_norm;
+    result.initial_residual_norm = true_norm;
     result.residual_history.push_back(r_norm);
 
     const int m = params_.restart;
@@ -160,7 +176,8 @@ class Gmres : public Operator<Scalar, Device> {
       }
       bool closed = false;
       bool stop = false;
-      const int k = arnoldi_cycle(r, r_norm, cycle, it, stopping, result, closed, stop, reason);
+      const int k = arnoldi_cycle(start_vector(), r_norm, reference_norm, cycle, it, stopping,
+                                  result, closed, stop, reason);
       if (k > 0 && !update_solution(cycle, k, x)) {
         reason = StopReason::breakdown;
         result.detail = "singular Hessenberg matrix (A M^{-1} singular on the Krylov space)";
@@ -168,7 +185,7 @@ class Gmres : public Operator<Scalar, Device> {
       }
       if (closed) result.happy_breakdown = true;
       previous_cycle_closed = closed;
-      r_norm = true_residual(b, x, r);  // restart from, and judge by, the true residual
+      r_norm = cycle_residual(b, x, true_norm);  // restart from, and judge by, the exact residual
       if (stop) {
         stopping.converged(r_norm, reason);  // a stop on the last step may still have converged
         break;
@@ -176,20 +193,27 @@ class Gmres : public Operator<Scalar, Device> {
     }
     result.iterations = it;
     result.reason = reason;
-    result.residual_norm = true_residual(b, x, r);
-    if (result.converged() && !(result.residual_norm <= stopping.tolerance())) {
+    result.stopping_residual_norm = cycle_residual(b, x, result.residual_norm);
+    if (result.converged() && !(result.stopping_residual_norm <= stopping.tolerance())) {
       result.reason = StopReason::max_iterations;
     }
+    // The true residual is checked whatever the stopping norm was.
     if (!std::isfinite(result.residual_norm)) result.reason = StopReason::non_finite;
+    if (left && result.converged()) {
+      std::ostringstream note;
+      note << "left-preconditioned: converged in ||M^{-1} r|| = " << result.stopping_residual_norm
+           << "; true ||b - A x|| / ||b|| = " << result.relative_residual();
+      result.detail += (result.detail.empty() ? "" : "; ") + note.str();
+    }
     return result;
   }
 
   /// One Arnoldi cycle from residual r (norm beta): at most m steps; returns the number k of
   /// basis vectors whose combination updates x. Sets `closed` on a happy breakdown and `stop`
   /// (with reason) when a stopping rule other than the tolerance ends the solve.
-  int arnoldi_cycle(const_vector_type r, double beta, Cycle& cycle, int& it,
-                    StoppingState& stopping, SolveResult& result, bool& closed, bool& stop,
-                    StopReason& reason) const {
+  int arnoldi_cycle(const_vector_type r, double beta, double reference_norm, Cycle& cycle,
+                    int& it, StoppingState& stopping, SolveResult& result, bool& closed,
+                    bool& stop, StopReason& reason) const {
     const int m = cycle.m;
     const auto V = work_.V;
     std::fill(cycle.h.begin(), cycle.h.end(), Scalar(0));
@@ -199,11 +223,16 @@ class Gmres : public Operator<Scalar, Device> {
     const double tolerance = stopping.tolerance();
     int j = 0;
     for (; j < m && it < params_.max_iterations; ++j) {
-      // z = M^{-1} v_j (kept per column when flexible), w = A z into v_{j+1}
-      const vector_type z = params_.flexible ? column(work_.Z, j) : work_.z;
-      M_->apply(column(V, j), z);
       const vector_type w = column(V, j + 1);
-      A_->apply(z, w);
+      if (params_.side == PreconditionerSide::left) {
+        A_->apply(column(V, j), work_.t);  // w = M^{-1} A v_j into v_{j+1}
+        M_->apply(work_.t, w);
+      } else {
+        // z = M^{-1} v_j (kept per column when flexible), w = A z into v_{j+1}
+        const vector_type z = params_.flexible ? column(work_.Z, j) : work_.z;
+        M_->apply(column(V, j), z);
+        A_->apply(z, w);
+      }
       const double w_norm = orthogonalize(j, cycle);
       ++it;
       cycle.H(j + 1, j) = Scalar(w_norm);
@@ -220,7 +249,7 @@ class Gmres : public Operator<Scalar, Device> {
       cycle.rotations[j].apply(cycle.g[j], cycle.g[j + 1]);
       const double estimate = Traits::abs(cycle.g[j + 1]);
       result.residual_history.push_back(estimate);
-      if (monitor_) monitor_(it, estimate, estimate / result.rhs_norm);
+      if (monitor_) monitor_(it, estimate, estimate / reference_norm);
       if (!std::isfinite(w_norm) || !std::isfinite(estimate)) {
         reason = StopReason::non_finite;
         stop = true;
@@ -267,7 +296,8 @@ class Gmres : public Operator<Scalar, Device> {
     return reduce_.norm2(w);
   }
 
-  /// Solves the triangular system R y = g and updates x += M^{-1} V y (Z y when flexible).
+  /// Solves the triangular system R y = g and updates x += M^{-1} V y (Z y when flexible, V y
+  /// when left-preconditioned).
   /// When R is singular (A M^{-1} singular on the Krylov space), only its leading nonsingular
   /// block is used: the least-squares solution on the first basis vectors; returns false then.
   bool update_solution(Cycle& cycle, int k, vector_type x) const {
@@ -286,7 +316,9 @@ class Gmres : public Operator<Scalar, Device> {
     if (used == 0) return false;
     for (int i = 0; i < used; ++i) work_.coefficients_host(i) = cycle.y[i];
     Kokkos::deep_copy(work_.coefficients, work_.coefficients_host);
-    if (params_.flexible) {
+    if (params_.side == PreconditionerSide::left) {
+      impl::combine_columns(work_.V, work_.coefficients, static_cast<std::size_t>(used), x, false);
+    } else if (params_.flexible) {
       impl::combine_columns(work_.Z, work_.coefficients, static_cast<std::size_t>(used), x, false);
     } else {
       impl::combine_columns(work_.V, work_.coefficients, static_cast<std::size_t>(used), work_.t,
@@ -295,6 +327,18 @@ class Gmres : public Operator<Scalar, Device> {
       kernels::axpby(Scalar(1), work_.z, Scalar(1), x);
     }
     return used == k;
+  }
+
+  /// The residual a cycle starts from, in the stopping norm: r = b - A x (right), then
+  /// z = M^{-1} r (left); returns its norm and sets true_norm = ||r||. start_vector() holds it.
+  double cycle_residual(const_vector_type b, const_vector_type x, double& true_norm) const {
+    true_norm = true_residual(b, x, work_.r);
+    if (params_.side == PreconditionerSide::right) return true_norm;
+    M_->apply(work_.r, work_.z);
+    return reduce_.norm2(work_.z);
+  }
+  vector_type start_vector() const {
+    return params_.side == PreconditionerSide::left ? work_.z : work_.r;
   }
 
   /// r = b - A x; returns ||r||.

@@ -77,7 +77,7 @@ TEST(Config, UnknownTopLevelKeyNamesLineAndAllowedKeys) {
 TEST(Config, UnknownSolverKeyNamesPathAndAllowedKeys) {
   expect_config_error(replace(valid_config, "  max_iterations: 100", "  max_iteration: 100"),
                       ":6:3: solver: unknown key 'max_iteration'; allowed: [type, "
-                      "max_iterations, relative_tolerance, absolute_tolerance, preconditioner]");
+                      "max_iterations, relative_tolerance, absolute_tolerance, variant, preconditioner]");
 }
 
 TEST(Config, UnknownPreconditionerKeyNamesPathAndAllowedKeys) {
@@ -385,6 +385,7 @@ TEST(EffectiveConfig, FillsInEveryDefault) {
             "  max_iterations: 1000\n"
             "  relative_tolerance: 1.0e-08\n"
             "  absolute_tolerance: 0.0\n"
+            "  variant: standard\n"
             "  preconditioner: {type: identity}\n"
             "output:\n"
             "  monitor_every: 10\n"
@@ -414,6 +415,7 @@ TEST(EffectiveConfig, RoundTripsThroughTheParser) {
       "  max_iterations: 1000\n"
       "  relative_tolerance: 1.0e-10\n"
       "  absolute_tolerance: 0.0\n"
+      "  variant: standard\n"
       "  preconditioner: {type: jacobi, damping: 0.7}\n"
       "output:\n"
       "  monitor_every: 10\n"
@@ -470,6 +472,7 @@ TEST(EffectiveConfig, PrintsTheMatrixFileAndRhsFileAsAbsolutePaths) {
                      "  max_iterations: 5\n"
                      "  relative_tolerance: 1.0e-08\n"
                      "  absolute_tolerance: 0.0\n"
+                     "  variant: standard\n"
                      "  preconditioner: {type: identity}\n"
                      "output:\n"
                      "  monitor_every: 0\n"

@@ -34,7 +34,7 @@ solvers::RunResult run_text(const std::string& text, std::ostringstream& out) {
 TEST(KrylovConfig, GmresKeysAreCheckedAndDefaultsWritten) {
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gmres, restrat: 10}")); },
-      "solver: unknown key 'restrat'; allowed: [type, restart, orthogonalization, max_iterations, "
+      "solver: unknown key 'restrat'; allowed: [type, restart, orthogonalization, side, max_iterations, "
       "relative_tolerance, absolute_tolerance, relative_to, divergence_tolerance, "
       "stagnation_window, stagnation_reduction, time_limit_seconds, preconditioner]");
   test::expect_throw_containing<ConfigError>(
@@ -65,6 +65,7 @@ TEST(KrylovConfig, EveryNewSolverConvergesOnConvectionDiffusion) {
   for (const char* solver : {"{type: gmres, preconditioner: jacobi}",
                              "{type: gmres, orthogonalization: mgs, restart: 5}",
                              "{type: fgmres, preconditioner: jacobi}",
+                             "{type: gmres, side: left, preconditioner: jacobi}",
                              "{type: bicgstab, preconditioner: jacobi}"}) {
     SCOPED_TRACE(solver);
     std::ostringstream out;
@@ -85,7 +86,11 @@ TEST(KrylovConfig, NestedSolverOnlyUnderAFlexibleMethod) {
   };
   const auto result = run_text(text("fgmres"), out);
   EXPECT_TRUE(result.solve.converged()) << out.str();
-  for (const char* outer : {"cg", "gmres", "bicgstab"}) {
+  // CG accepts an inner solver only as flexible CG.
+  const auto flexible_cg = run_text(text("cg, variant: flexible"), out);
+  EXPECT_TRUE(flexible_cg.solve.converged()) << out.str();
+  EXPECT_LE(flexible_cg.true_relative_residual, 1e-8);
+  for (const char* outer : {"cg", "cg, variant: single_reduction", "gmres", "bicgstab"}) {
     SCOPED_TRACE(outer);
     std::ostringstream refused;
     test::expect_throw_containing<InvalidArgument>([&] { run_text(text(outer), refused); },
@@ -98,6 +103,33 @@ TEST(KrylovConfig, NestedSolverOnlyUnderAFlexibleMethod) {
       "max_iterations: 3, preconditioner: " + inner + "}}}\n"
       "output: {monitor_every: 0}\n", out);
   EXPECT_TRUE(deep.solve.converged()) << out.str();
+}
+
+TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: cg, variant: pipelined}")); },
+      "unknown value 'pipelined'; allowed: [standard, single_reduction, flexible]");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_text(config_with("{type: gmres, side: both}")); },
+      "unknown value 'both'; allowed: [right, left]");
+  std::ostringstream out;
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { run_text(config_with("{type: fgmres, side: left}"), out); }, "side = left");
+  const std::string laplace =
+      "problem:\n  generator: {type: laplace3d, nx: 6, ny: 5, nz: 4}\n  rhs: {type: ones}\n"
+      "output: {monitor_every: 0}\nsolver: ";
+  for (const char* variant : {"standard", "single_reduction", "flexible"}) {
+    SCOPED_TRACE(variant);
+    const auto config =
+        parse_text(laplace + "{type: cg, variant: " + variant + ", preconditioner: jacobi}\n");
+    EXPECT_NE(solvers::effective_config(config).find(std::string("variant: ") + variant),
+              std::string::npos);
+    const auto result = solvers::run(config, out);
+    EXPECT_TRUE(result.solve.converged()) << out.str();
+    EXPECT_LE(result.true_relative_residual, 1e-8);
+  }
+  const auto left = run_text(config_with("{type: gmres, side: left, preconditioner: jacobi}"), out);
+  EXPECT_EQ(left.solve.stopping_norm, solvers::ResidualNorm::preconditioned);
 }
 
 }  // namespace

@@ -220,6 +220,7 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
   report["rhs_norm"] = number_or_null(s.rhs_norm);
   report["initial_residual_norm"] = number_or_null(s.initial_residual_norm);
   report["residual_norm"] = number_or_null(s.residual_norm);
+  report["stopping_norm"] = to_string(s.stopping_norm);  // the norm of residual_history
   report["true_residual_norm"] = number_or_null(result.true_residual_norm);
   report["true_relative_residual"] = number_or_null(result.true_relative_residual);
   report["problem_seconds"] = number_or_null(result.problem_seconds);

@@ -4,10 +4,18 @@ namespace kelp::solvers::components {
 
 using config::Bounds;
 
+const config::Choices<CgVariant>& cg_variants() {
+  static const config::Choices<CgVariant> choices{{CgVariant::standard, "standard"},
+                                                  {CgVariant::single_reduction, "single_reduction"},
+                                                  {CgVariant::flexible, "flexible"}};
+  return choices;
+}
+
 void cg_fields(config::FieldVisitor& v, CgParams& params) {
   v.field("max_iterations", params.max_iterations, Bounds::at_least(0));
   v.field("relative_tolerance", params.relative_tolerance, Bounds::at_least(0));
   v.field("absolute_tolerance", params.absolute_tolerance, Bounds::at_least(0));
+  v.field("variant", params.variant, cg_variants());
 }
 
 void cg_config_fields(config::FieldVisitor& v, CgConfig& config) {
@@ -17,10 +25,11 @@ void cg_config_fields(config::FieldVisitor& v, CgConfig& config) {
 
 namespace {
 
-/// CG with a preconditioner that is built unset: setup_symbolic sets up M's pattern and then
-/// makes the Cg (whose constructor checks M's size, known only after setup_symbolic);
-/// setup_numeric is M's value setup, repeatable.
-template <class Scalar>
+/// CG (Method: Cg, CgSingleReduction or FlexibleCg) with a preconditioner that is built unset:
+/// setup_symbolic sets up M's pattern and then makes the solver (whose constructor checks M's
+/// size, known only after setup_symbolic, and, unless flexible, that M is fixed); setup_numeric
+/// is M's value setup, repeatable.
+template <class Scalar, template <class, class, class> class Method>
 class CgSolver final : public LinearSolver<Scalar> {
  public:
   CgSolver(OperatorArgument<Scalar> A, PreconditionerPointer<Scalar> M, CgParams params)
@@ -28,7 +37,7 @@ class CgSolver final : public LinearSolver<Scalar> {
 
   void setup_symbolic(const ConfigMatrix<Scalar>& A) override {
     M_->setup_symbolic(A);
-    cg_ = std::make_unique<Cg<Scalar, ConfigDevice>>(A_, M_, params_);
+    cg_ = std::make_unique<Method<Scalar, ConfigDevice, LocalReduction>>(A_, M_, params_);
     if (monitor_) cg_->set_monitor(monitor_);
   }
   void setup_numeric(const ConfigMatrix<Scalar>& A) override {
@@ -56,19 +65,30 @@ class CgSolver final : public LinearSolver<Scalar> {
   PreconditionerPointer<Scalar> M_;
   CgParams params_;
   IterationMonitor monitor_;
-  std::unique_ptr<Cg<Scalar, ConfigDevice>> cg_;
+  std::unique_ptr<Method<Scalar, ConfigDevice, LocalReduction>> cg_;
 };
 
 }  // namespace
 
 void register_cg(SolverRegistry& registry) {
   registry.add<CgConfig>(
-      "cg", "preconditioned conjugate gradients (A and M Hermitian positive definite)",
+      "cg",
+      "preconditioned conjugate gradients (A and M Hermitian positive definite); variant "
+      "standard, single_reduction or flexible (M may vary: inner solvers)",
       cg_config_fields, [](const CgConfig& config, auto A, const auto& matrix) {
         using Scalar = typename std::decay_t<decltype(matrix)>::scalar_type;
         auto M = preconditioner_registry().build<Scalar>(config.preconditioner, matrix);
+        switch (config.params.variant) {
+          case CgVariant::single_reduction:
+            return LinearSolverPointer<Scalar>(std::make_shared<CgSolver<Scalar, CgSingleReduction>>(
+                std::move(A), std::move(M), config.params));
+          case CgVariant::flexible:
+            return LinearSolverPointer<Scalar>(std::make_shared<CgSolver<Scalar, FlexibleCg>>(
+                std::move(A), std::move(M), config.params));
+          case CgVariant::standard: break;
+        }
         return LinearSolverPointer<Scalar>(
-            std::make_shared<CgSolver<Scalar>>(std::move(A), std::move(M), config.params));
+            std::make_shared<CgSolver<Scalar, Cg>>(std::move(A), std::move(M), config.params));
       });
 }
 

@@ -6,10 +6,13 @@
 ///     max_iterations: 1000          # >= 0
 ///     relative_tolerance: 1.0e-8    # >= 0
 ///     absolute_tolerance: 0         # >= 0
+///     variant: standard             # standard | single_reduction | flexible (M may vary)
 ///     preconditioner: {type: jacobi}   # default identity
 
 #include "kelp/apps/driver/registry/registries.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "kelp/solvers/cg/cg_single_reduction.hpp"
+#include "kelp/solvers/cg/flexible_cg.hpp"
 
 namespace kelp::solvers::components {
 
@@ -20,7 +23,8 @@ struct CgConfig {
   ComponentSpec preconditioner = preconditioner_registry().make("identity");
 };
 
-/// Keys of CgParams: max_iterations, relative_tolerance, absolute_tolerance.
+const config::Choices<CgVariant>& cg_variants();
+/// Keys of CgParams: max_iterations, relative_tolerance, absolute_tolerance, variant.
 void cg_fields(config::FieldVisitor& v, CgParams& params);
 /// cg_fields plus `preconditioner`.
 void cg_config_fields(config::FieldVisitor& v, CgConfig& config);

@@ -10,9 +10,16 @@ const config::Choices<Orthogonalization>& orthogonalizations() {
   return choices;
 }
 
+const config::Choices<PreconditionerSide>& preconditioner_sides() {
+  static const config::Choices<PreconditionerSide> choices{{PreconditionerSide::right, "right"},
+                                                           {PreconditionerSide::left, "left"}};
+  return choices;
+}
+
 void gmres_config_fields(config::FieldVisitor& v, GmresConfig& config) {
   v.field("restart", config.params.restart, config::Bounds::at_least(1));
   v.field("orthogonalization", config.params.orthogonalization, orthogonalizations());
+  v.field("side", config.params.side, preconditioner_sides());
   stopping_fields(v, config.params);
   v.component("preconditioner", config.preconditioner);
 }
@@ -85,7 +92,8 @@ void add_gmres(SolverRegistry& registry, const char* type, const char* descripti
 }  // namespace
 
 void register_krylov(SolverRegistry& registry) {
-  add_gmres<false>(registry, "gmres", "restarted GMRES(m), right-preconditioned (any square A)");
+  add_gmres<false>(registry, "gmres",
+                   "restarted GMRES(m), right- or left-preconditioned (any square A)");
   add_gmres<true>(registry, "fgmres",
                   "flexible GMRES(m): the preconditioner may vary (an inner solver)");
   registry.add<BicgstabConfig>(

@@ -5,6 +5,7 @@
 ///     type: gmres                   # or fgmres (flexible: any preconditioner, inner solvers)
 ///     restart: 30                   # >= 1 (gmres, fgmres)
 ///     orthogonalization: cgs2       # cgs2 | mgs (gmres, fgmres)
+///     side: right                   # right | left (gmres; left stops on ||M^{-1} r||)
 ///     <stopping rules>              # components/stopping.hpp
 ///     preconditioner: {type: jacobi}   # default identity
 ///
@@ -27,6 +28,7 @@ struct BicgstabConfig {
 };
 
 const config::Choices<Orthogonalization>& orthogonalizations();
+const config::Choices<PreconditionerSide>& preconditioner_sides();
 void gmres_config_fields(config::FieldVisitor& v, GmresConfig& config);
 void bicgstab_config_fields(config::FieldVisitor& v, BicgstabConfig& config);
 /// Registers gmres, fgmres and bicgstab.

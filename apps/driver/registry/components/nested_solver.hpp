@@ -9,8 +9,8 @@
 ///                preconditioner: {type: jacobi}}
 ///
 /// An inner solver run to a tolerance changes from one application to the next (is_variable),
-/// so only flexible methods (fgmres) accept it; cg, gmres and bicgstab refuse it at setup with a
-/// message saying so.
+/// so only flexible methods (fgmres, cg with variant: flexible) accept it; cg (standard,
+/// single_reduction), gmres and bicgstab refuse it at setup with a message saying so.
 
 #include "kelp/apps/driver/registry/registries.hpp"
 
