@@ -20,4 +20,7 @@ if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCH
 generator=()
 if [ ! -f "$build_dir/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${kokkos[@]}" "${launcher[@]}" "$@"
-cmake --build "$build_dir" -j "$jobs"
+# KELP_BUILD_TARGETS (space-separated) builds only those targets (CI's sanitizer and Serial phases).
+targets=()
+for t in ${KELP_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j "$jobs" "${targets[@]}"

@@ -40,6 +40,9 @@ namespace impl {
 
 /// Bytes the dense accumulator may take (all concurrent threads together).
 constexpr long long spgemm_dense_budget_bytes = 256LL << 20;
+/// Most bytes an explicitly requested dense accumulator may take: a GPU runs ~10^5 threads at
+/// once, so a dense row per thread of a wide C does not fit (125 GB for a 57k-column C on the H100).
+constexpr long long spgemm_dense_limit_bytes = 4LL << 30;
 /// Largest hash table kept in team-shared scratch (level 0); larger ones go to level 1.
 constexpr std::size_t spgemm_hash_level0_bytes = 32 << 10;
 
@@ -85,6 +88,12 @@ void spgemm_symbolic_body(const char* where, SpgemmHandle<Matrix>& handle, const
   if (algorithm == SpgemmAlgorithm::automatic) {
     algorithm = dense_bytes <= spgemm_dense_budget_bytes ? SpgemmAlgorithm::dense : SpgemmAlgorithm::hash;
   }
+  KELP_REQUIRE(algorithm != SpgemmAlgorithm::dense || dense_bytes <= spgemm_dense_limit_bytes,
+               InvalidArgument,
+               where << ": the dense accumulator would take " << (dense_bytes >> 20) << " MiB ("
+                     << token.size() << " concurrent threads x " << width
+                     << " columns of C), over the limit of " << (spgemm_dense_limit_bytes >> 20)
+                     << " MiB; use the hash accumulator (or automatic, which picks it)");
 
   Kokkos::View<OffsetT*, Device> counts(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spgemm::row_counts"), num_rows);

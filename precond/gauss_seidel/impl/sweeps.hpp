@@ -32,18 +32,32 @@ void gs_color_rows(const RowMap& row_map, const Entries& entries, const Values& 
       });
 }
 
+/// The body of gather_rows: a named functor, since gathering the entries is instantiated
+/// identically in every scalar's ETI file, where nvcc's extended lambdas are unsafe
+/// (docs/conventions.md section 11).
+template <class SrcRowMap, class Src, class Rows, class DstRowMap, class Dst>
+struct GatherRows {
+  SrcRowMap src_row_map;
+  Src src;
+  Rows rows;
+  DstRowMap dst_row_map;
+  Dst dst;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    const Ordinal i = rows(k);
+    const Offset first = src_row_map(i), target = dst_row_map(k);
+    for (Offset p = 0; p < src_row_map(i + 1) - first; ++p) dst(target + p) = src(first + p);
+  }
+};
+
 /// dst row k = src row rows(k) (entries or values), for the matrix stored in sweep order.
 template <class SrcRowMap, class Src, class Rows, class DstRowMap, class Dst>
 void gather_rows(const SrcRowMap& src_row_map, const Src& src, const Rows& rows,
                  const DstRowMap& dst_row_map, const Dst& dst) {
   using Exec = typename Dst::execution_space;
-  Kokkos::parallel_for(
-      "kelp::precond::GaussSeidel::gather_rows", Kokkos::RangePolicy<Exec>(0, rows.extent(0)),
-      KOKKOS_LAMBDA(const Ordinal k) {
-        const Ordinal i = rows(k);
-        const Offset first = src_row_map(i), target = dst_row_map(k);
-        for (Offset p = 0; p < src_row_map(i + 1) - first; ++p) dst(target + p) = src(first + p);
-      });
+  Kokkos::parallel_for("kelp::precond::GaussSeidel::gather_rows",
+                       Kokkos::RangePolicy<Exec>(0, rows.extent(0)),
+                       GatherRows<SrcRowMap, Src, Rows, DstRowMap, Dst>{src_row_map, src, rows,
+                                                                        dst_row_map, dst});
 }
 
 /// The first color of a sweep from x = 0: every x(j) read would be 0, so x(i) = omega b(i) / a_ii
