@@ -5,6 +5,7 @@
 #include <fstream>
 #include <ostream>
 
+#include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
 
@@ -12,12 +13,8 @@ namespace kelp::solvers {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  Kokkos::fence();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using task::Clock;
+using task::seconds_since;
 
 std::vector<double> energy_grid(const DosConfig& d, const KpmScaling& scaling) {
   double lo = d.energy_min, hi = d.energy_max;
@@ -109,16 +106,8 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
 }  // namespace
 
 RunResult run_dos_task(const RunConfig& config, std::ostream& out) {
-  KELP_REQUIRE(config.problem.scalar != ScalarKind::real_float, NotSupported,
-               "kelp::solvers::run_dos_task: task dos runs in double or complex_double; "
-               "problem.scalar is float");
-  return dispatch_scalar(config.problem.scalar, [&](auto tag) {
-    using Scalar = typename decltype(tag)::type;
-    if constexpr (std::is_same<Scalar, float>::value) {
-      return RunResult{};  // refused above
-    } else {
-      return dos<Scalar>(config, out);
-    }
+  return task::dispatch_double_scalar(config, "kelp::solvers::run_dos_task", "dos", [&](auto tag) {
+    return dos<typename decltype(tag)::type>(config, out);
   });
 }
 

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 
+#include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
@@ -15,18 +16,9 @@ namespace kelp::solvers {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  Kokkos::fence();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string sci(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*e", digits, value);
-  return buffer;
-}
+using task::Clock;
+using task::sci;
+using task::seconds_since;
 
 /// ||A x - lambda x|| with the driver's own SpMV, independently of the solver.
 template <class Scalar, class X>
@@ -138,16 +130,8 @@ RunResult eigen(const RunConfig& config, std::ostream& out) {
 }  // namespace
 
 RunResult run_eigen_task(const RunConfig& config, std::ostream& out) {
-  KELP_REQUIRE(config.problem.scalar != ScalarKind::real_float, NotSupported,
-               "kelp::solvers::run_eigen_task: task eigen runs in double or complex_double; "
-               "problem.scalar is float");
-  return dispatch_scalar(config.problem.scalar, [&](auto tag) {
-    using Scalar = typename decltype(tag)::type;
-    if constexpr (std::is_same<Scalar, float>::value) {
-      return RunResult{};  // refused above
-    } else {
-      return eigen<Scalar>(config, out);
-    }
+  return task::dispatch_double_scalar(config, "kelp::solvers::run_eigen_task", "eigen", [&](auto tag) {
+    return eigen<typename decltype(tag)::type>(config, out);
   });
 }
 

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 
+#include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
@@ -15,18 +16,9 @@ namespace kelp::solvers {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  Kokkos::fence();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string sci(double value, int digits = 3) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*e", digits, value);
-  return buffer;
-}
+using task::Clock;
+using task::sci;
+using task::seconds_since;
 
 std::string fixed(double value, int digits) {
   char buffer[64];
