@@ -9,7 +9,17 @@ set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH NVCC_WRAPPER_DEFAULT_COMPILER=g++
 log=${OUT:-build-gpu}
 mkdir -p "$log"
-for f in .gpu/debs/*.deb; do dpkg -x "$f" /; done
+# tar --keep-directory-symlink: a package with ./lib/ (libnl) must not replace the image's
+# /lib -> usr/lib link with a directory (that hides libc from the linker).
+unpack() { dpkg-deb --fsys-tarfile "$1" | tar -x --keep-directory-symlink -C /; }
+for f in .gpu/debs/*.deb; do unpack "$f"; done
+if [ "${KELP_GPU_MPI:-OFF}" = ON ]; then
+  # Debian's Open MPI: dpkg -x runs no maintainer scripts, so make the links that
+  # update-alternatives would have made (mpicxx for CMake's FindMPI, mpiexec for the tests).
+  for f in .gpu/debs-mpi/*.deb; do unpack "$f"; done
+  for tool in mpicxx mpicc mpirun mpiexec; do ln -sf "$tool.openmpi" "/usr/bin/$tool"; done
+  ln -sfn /usr/lib/x86_64-linux-gnu/openmpi/include /usr/include/x86_64-linux-gnu/mpi
+fi
 ldconfig
 kokkos=$(ls -d "$PWD"/.gpu/kokkos-3.4.1-* | head -n 1)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -13,4 +13,11 @@ rm -rf "$dest/$(basename "$src")"
 cp -r "$src" "$dest/"
 (cd "$dest/debs" && apt-get download -o APT::Sandbox::User=root libyaml-cpp-dev libyaml-cpp0.7 \
    libcli11-dev nlohmann-json3-dev libeigen3-dev libgtest-dev googletest zlib1g-dev >/dev/null)
+# Open MPI (about 7 MiB), unpacked by gpu_build.sh only with KELP_GPU_MPI=ON.
+mkdir -p "$dest/debs-mpi"
+(cd "$dest/debs-mpi" && apt-get download -o APT::Sandbox::User=root libopenmpi3 libopenmpi-dev \
+   openmpi-bin openmpi-common libhwloc15 libhwloc-plugins libevent-2.1-7 libevent-core-2.1-7 \
+   libevent-pthreads-2.1-7 libpmix2 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 \
+   libnl-route-3-200 libpsm-infinipath1 libpsm2-2 libnuma1 libmunge2 libltdl7 libpciaccess0 \
+   libxnvctrl0 >/dev/null)
 echo "gpu_carry: $(du -sh "$dest" | cut -f1) in $dest"
