@@ -13,9 +13,10 @@ mkdir -p "$log"
 # /lib -> usr/lib link with a directory (that hides libc from the linker).
 unpack() { dpkg-deb --fsys-tarfile "$1" | tar -x --keep-directory-symlink -C /; }
 for f in .gpu/debs/*.deb; do unpack "$f"; done
-if [ "${KELP_GPU_MPI:-OFF}" = ON ]; then
-  # Debian's Open MPI: dpkg -x runs no maintainer scripts, so make the links that
-  # update-alternatives would have made (mpicxx for CMake's FindMPI, mpiexec for the tests).
+if [ "${KELP_GPU_MPI:-OFF}" = ON ] && ! command -v mpicxx >/dev/null 2>&1; then
+  # The device image has its own Open MPI (with mpicxx): use it. Only where it has none, unpack
+  # Debian's (.gpu/debs-mpi); dpkg-deb runs no maintainer scripts, so make the links that
+  # update-alternatives would have made. Never both: two libpmix versions crash mpirun.
   for f in .gpu/debs-mpi/*.deb; do unpack "$f"; done
   for tool in mpicxx mpicc mpirun mpiexec; do ln -sf "$tool.openmpi" "/usr/bin/$tool"; done
   ln -sfn /usr/lib/x86_64-linux-gnu/openmpi/include /usr/include/x86_64-linux-gnu/mpi
