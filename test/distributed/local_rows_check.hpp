@@ -64,6 +64,27 @@ void expect_rows_equal(const HostMatrix& H, const dist::LocalRows<Scalar>& L, di
   }
 }
 
+/// This rank's rows of the host matrix H under `rows` (columns distributed like the rows when H
+/// is square, balanced otherwise), as the distributed input would produce them.
+template <class HostMatrix>
+dist::LocalRows<typename HostMatrix::scalar_type> local_rows_of(const HostMatrix& H, const dist::RowPartition& rows,
+                                                                 int rank) {
+  dist::LocalRows<typename HostMatrix::scalar_type> L;
+  L.global_rows = H.num_rows();
+  L.global_cols = H.num_cols();
+  L.rows = rows;
+  L.cols = H.num_rows() == H.num_cols() ? rows : dist::RowPartition::balanced(H.num_cols(), rows.num_ranks());
+  L.row_map.assign(1, 0);
+  for (auto g = rows.begin(rank); g < rows.end(rank); ++g) {
+    for (auto k = H.row_map()(g); k < H.row_map()(g + 1); ++k) {
+      L.col_index.push_back(H.entries()(k));
+      L.values.push_back(H.values()(k));
+    }
+    L.row_map.push_back(static_cast<std::int64_t>(L.col_index.size()));
+  }
+  return L;
+}
+
 /// Every rank's rows together are all rows once: local counts add up, offsets are consistent.
 template <class Scalar>
 void expect_partition_consistent(const dist::LocalRows<Scalar>& L, const std::string& what) {
