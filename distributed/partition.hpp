@@ -67,12 +67,10 @@ RowPartition balanced_by_nonzeros(MPI_Comm comm, const LocalRows<Scalar>& A) {
   const GlobalOrdinal first = A.rows.begin(rank);
   for (int k = 1; k < size; ++k) {
     const std::int64_t target = static_cast<std::int64_t>(k) * total;
-    for (std::int64_t i = 0; i <= A.num_local_rows(); ++i) {
-      if ((before + A.row_map[static_cast<std::size_t>(i)]) * size >= target) {
-        candidates[static_cast<std::size_t>(k) - 1] = first + i;
-        break;
-      }
-    }
+    // row_map holds this rank's prefix sums: a binary search, O(p log(local rows)) in all.
+    const auto it = std::partition_point(A.row_map.begin(), A.row_map.end(),
+                                         [&](std::int64_t prefix) { return (before + prefix) * size < target; });
+    if (it != A.row_map.end()) candidates[static_cast<std::size_t>(k) - 1] = first + (it - A.row_map.begin());
   }
   std::vector<GlobalOrdinal> boundaries(candidates.size());
   MPI_Allreduce(candidates.data(), boundaries.data(), static_cast<int>(candidates.size()), MPI_INT64_T, MPI_MIN,

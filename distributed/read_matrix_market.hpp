@@ -115,7 +115,7 @@ inline std::size_t after_lines(const std::string& text, std::int64_t lines) {
 }
 
 /// Offset of the entry section of a plain file: the byte after its size line.
-inline std::int64_t entry_section_begin(const PlainFile& file, const std::string& path, std::int64_t size_line) {
+inline std::int64_t entry_section_begin(const PlainFile& file, std::int64_t size_line) {
   std::int64_t length = 1 << 16;
   for (;;) {
     const std::string head = file.read(0, std::min(length, file.size()));
@@ -123,7 +123,6 @@ inline std::int64_t entry_section_begin(const PlainFile& file, const std::string
     if (at != std::string::npos) return static_cast<std::int64_t>(at);
     if (length >= file.size()) return file.size();  // the size line is the file's last line
     length *= 4;
-    (void)path;
   }
 }
 
@@ -292,7 +291,7 @@ LocalRows<Scalar> read_matrix_market(const std::string& path, MPI_Comm comm, con
     impl::PlainFile file(path);
     gzip = impl::is_gzip(file);
     file_size = file.size();
-    if (!gzip) section_begin = impl::entry_section_begin(file, path, info.size_line);
+    if (!gzip) section_begin = impl::entry_section_begin(file, info.size_line);
   });
   // Everybody must have read the same header (one file on a shared file system).
   std::int64_t header[6] = {info.num_rows, info.num_cols, info.num_stored_entries,
