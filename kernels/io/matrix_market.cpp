@@ -630,13 +630,63 @@ inline bool skip_to_data(const char*& p, const char* end, std::int64_t& line) {
   return false;
 }
 
+/// Parses one coordinate entry at p (at its first token) up to its line's '\n' and checks it
+/// against the size line and the symmetry (shared by the serial reader and the piece parser of
+/// the distributed one). `fail(what)` throws with the entry's position prefixed.
+template <MatrixMarketField Field, class Fail>
+inline void parse_coordinate_entry(const char*& p, const char* end, const MatrixMarketInfo& info,
+                                   const Fail& fail, std::int64_t& row, std::int64_t& col,
+                                   double& real, double& imag) {
+  const MatrixMarketSymmetry symmetry = info.symmetry;
+  const std::int64_t num_rows = info.num_rows;
+  const std::int64_t num_cols = info.num_cols;
+  if (!parse_integer(p, row)) {
+    fail("expected a row index (integer), found " + quoted(p, token_end(p)));
+  }
+  p = skip_blanks(p);
+  if (at_line_end(p)) fail("missing column index");
+  if (!parse_integer(p, col)) {
+    fail("expected a column index (integer), found " + quoted(p, token_end(p)));
+  }
+  parse_values<Field>(p, end, real, imag, fail);
+  p = skip_blanks(p);
+  if (!at_line_end(p)) {
+    fail("unexpected text " + quoted(p, line_end(p, end)) + " after the entry (a " +
+         to_string(Field) + " entry is " + entry_layout(Field) + ")");
+  }
+
+  if (row < 1 || row > num_rows) {
+    fail("row index " + std::to_string(row) + " out of range [1, " +
+         std::to_string(num_rows) + "] (Matrix Market indices are 1-based)");
+  }
+  if (col < 1 || col > num_cols) {
+    fail("column index " + std::to_string(col) + " out of range [1, " +
+         std::to_string(num_cols) + "] (Matrix Market indices are 1-based)");
+  }
+  if (symmetry != MatrixMarketSymmetry::general) {
+    if (col > row) {
+      fail("(" + std::to_string(row) + ", " + std::to_string(col) +
+           ") lies above the diagonal; a " + to_string(symmetry) +
+           " file stores only the lower triangle (row >= column)");
+    }
+    if (symmetry == MatrixMarketSymmetry::skew_symmetric && col == row) {
+      fail("diagonal entry (" + std::to_string(row) + ", " + std::to_string(col) +
+           ") in a skew-symmetric file; its diagonal is zero and must not be stored");
+    }
+    if (symmetry == MatrixMarketSymmetry::hermitian && col == row && imag != 0.0) {
+      std::ostringstream value;
+      value.precision(17);
+      value << imag;
+      fail("diagonal entry (" + std::to_string(row) + ", " + std::to_string(col) +
+           ") has imaginary part " + value.str() + "; a hermitian matrix has a real diagonal");
+    }
+  }
+}
+
 template <MatrixMarketField Field>
 void parse_coordinate(LineReader& in, MatrixMarketCoo& coo) {
   const MatrixMarketInfo& info = coo.info;
-  const MatrixMarketSymmetry symmetry = info.symmetry;
   const std::int64_t declared = info.num_stored_entries;
-  const std::int64_t num_rows = info.num_rows;
-  const std::int64_t num_cols = info.num_cols;
   constexpr bool is_complex_field = Field == MatrixMarketField::complex;
 
   // Trust the size line only as far as the file could hold it (>= 1 byte on disk per entry), so
@@ -666,48 +716,8 @@ void parse_coordinate(LineReader& in, MatrixMarketCoo& coo) {
       ++count;
 
       std::int64_t row = 0, col = 0;
-      if (!parse_integer(p, row)) {
-        fail("expected a row index (integer), found " + quoted(p, token_end(p)));
-      }
-      p = skip_blanks(p);
-      if (at_line_end(p)) fail("missing column index");
-      if (!parse_integer(p, col)) {
-        fail("expected a column index (integer), found " + quoted(p, token_end(p)));
-      }
       double real, imag;
-      parse_values<Field>(p, end, real, imag, fail);
-      p = skip_blanks(p);
-      if (!at_line_end(p)) {
-        fail("unexpected text " + quoted(p, line_end(p, end)) + " after the entry (a " +
-             to_string(Field) + " entry is " + entry_layout(Field) + ")");
-      }
-
-      if (row < 1 || row > num_rows) {
-        fail("row index " + std::to_string(row) + " out of range [1, " +
-             std::to_string(num_rows) + "] (Matrix Market indices are 1-based)");
-      }
-      if (col < 1 || col > num_cols) {
-        fail("column index " + std::to_string(col) + " out of range [1, " +
-             std::to_string(num_cols) + "] (Matrix Market indices are 1-based)");
-      }
-      if (symmetry != MatrixMarketSymmetry::general) {
-        if (col > row) {
-          fail("(" + std::to_string(row) + ", " + std::to_string(col) +
-               ") lies above the diagonal; a " + to_string(symmetry) +
-               " file stores only the lower triangle (row >= column)");
-        }
-        if (symmetry == MatrixMarketSymmetry::skew_symmetric && col == row) {
-          fail("diagonal entry (" + std::to_string(row) + ", " + std::to_string(col) +
-               ") in a skew-symmetric file; its diagonal is zero and must not be stored");
-        }
-        if (symmetry == MatrixMarketSymmetry::hermitian && col == row && imag != 0.0) {
-          std::ostringstream value;
-          value.precision(17);
-          value << imag;
-          fail("diagonal entry (" + std::to_string(row) + ", " + std::to_string(col) +
-               ") has imaginary part " + value.str() + "; a hermitian matrix has a real diagonal");
-        }
-      }
+      parse_coordinate_entry<Field>(p, end, info, fail, row, col, real, imag);
       coo.rows.push_back(row - 1);
       coo.cols.push_back(col - 1);
       coo.real_values.push_back(real);
@@ -992,6 +1002,70 @@ MatrixMarketCoo read_matrix_market_coo(const std::string& path,
     coo.imag_values = std::move(array.imag_values);
     return coo;
   });
+}
+
+namespace {
+
+/// Thrown by the piece parser's fail(): carries "what" to the catch that records it.
+struct PieceError {
+  std::string what;
+};
+
+template <MatrixMarketField Field>
+void parse_piece(const char* text, std::size_t size, std::int64_t max_entries,
+                 MatrixMarketPiece& piece, const MatrixMarketInfo& info) {
+  constexpr bool is_complex_field = Field == MatrixMarketField::complex;
+  std::int64_t line = 0;  // lines before the current one
+  std::int64_t count = 0;
+  const auto fail = [&](const std::string& what) { throw PieceError{what}; };
+  const char* p = text;
+  const char* end = text + size;
+  try {
+    while (skip_to_data(p, end, line)) {
+      if (count == max_entries) {
+        piece.limit_line = line + 1;
+        break;
+      }
+      ++count;
+      std::int64_t row = 0, col = 0;
+      double real, imag;
+      parse_coordinate_entry<Field>(p, end, info, fail, row, col, real, imag);
+      piece.rows.push_back(row - 1);
+      piece.cols.push_back(col - 1);
+      piece.real_values.push_back(real);
+      if constexpr (is_complex_field) piece.imag_values.push_back(imag);
+      ++line;
+      ++p;  // past the '\n'
+    }
+  } catch (const PieceError& error) {
+    piece.failed = true;
+    piece.error_line = line + 1;
+    piece.error_entry = count;
+    piece.error = error.what;
+  }
+  piece.num_lines = line;
+}
+
+}  // namespace
+
+MatrixMarketPiece parse_matrix_market_piece(const char* text, std::size_t size,
+                                            const MatrixMarketInfo& info,
+                                            std::int64_t max_entries) {
+  KELP_REQUIRE(info.format == MatrixMarketFormat::coordinate, InvalidArgument,
+               "kelp::io::impl::parse_matrix_market_piece: only coordinate files are split");
+  KELP_REQUIRE(size == 0 || text[size - 1] == '\n', InvalidArgument,
+               "kelp::io::impl::parse_matrix_market_piece: a piece must end with a line break");
+  MatrixMarketPiece piece;
+  // Real files take ~20-40 bytes per entry; the vectors grow past this if needed.
+  const std::size_t reserve = size / 16;
+  piece.rows.reserve(reserve);
+  piece.cols.reserve(reserve);
+  piece.real_values.reserve(reserve);
+  if (info.field == MatrixMarketField::complex) piece.imag_values.reserve(reserve);
+  dispatch_field(info.field, [&](auto field) {
+    parse_piece<decltype(field)::value>(text, size, max_entries, piece, info);
+  });
+  return piece;
 }
 
 }  // namespace impl

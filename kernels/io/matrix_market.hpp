@@ -137,6 +137,31 @@ struct MatrixMarketCapacity {
 MatrixMarketCoo read_matrix_market_coo(const std::string& path,
                                        const MatrixMarketCapacity& capacity);
 
+/// One run of whole lines of a coordinate file's entry section, parsed on its own: the
+/// distributed reader (distributed/read_matrix_market.hpp) gives each rank one. Entries are the
+/// stored ones (not mirrored), 0-based, in file order; pattern entries are 1.
+struct MatrixMarketPiece {
+  std::vector<std::int64_t> rows;
+  std::vector<std::int64_t> cols;
+  std::vector<double> real_values;
+  std::vector<double> imag_values;  ///< empty unless the field is complex
+  std::int64_t num_lines = 0;       ///< lines of the piece read (all of them unless stopped)
+  bool failed = false;              ///< a malformed entry stopped the parse
+  std::int64_t error_line = 0;      ///< 1-based line within the piece of the malformed entry
+  std::int64_t error_entry = 0;     ///< 1-based entry number within the piece of that entry
+  std::string error;                ///< what is wrong, worded as the serial reader's message after
+                                    ///< "path:line: entry N: "
+  std::int64_t limit_line = 0;      ///< 1-based line of entry max_entries + 1; 0: none
+};
+
+/// Parses `size` bytes of whole lines of a coordinate file (text[size - 1] must be '\n'; size 0
+/// is an empty piece) with the serial reader's checks for `info` (indices in range, field,
+/// symmetry). Stops at the first malformed entry (recorded in the piece, not thrown) and, when
+/// max_entries >= 0, at the line of entry max_entries + 1 (limit_line).
+MatrixMarketPiece parse_matrix_market_piece(const char* text, std::size_t size,
+                                            const MatrixMarketInfo& info,
+                                            std::int64_t max_entries = -1);
+
 template <class Scalar>
 Scalar make_scalar(double real, double imag) {
   if constexpr (is_complex<Scalar>::value) {
