@@ -12,7 +12,8 @@ src=$(bash "$repo/scripts/build_cuda.sh" --kokkos-source | tail -n 1)
 rm -rf "$dest/$(basename "$src")"
 cp -r "$src" "$dest/"
 (cd "$dest/debs" && apt-get download -o APT::Sandbox::User=root libyaml-cpp-dev libyaml-cpp0.7 \
-   libcli11-dev nlohmann-json3-dev libeigen3-dev libgtest-dev googletest zlib1g-dev >/dev/null)
+   libcli11-dev nlohmann-json3-dev libeigen3-dev libgtest-dev googletest zlib1g-dev \
+   libmetis-dev libmetis5 >/dev/null)
 # Open MPI (about 7 MiB), unpacked by gpu_build.sh only with KELP_GPU_MPI=ON.
 mkdir -p "$dest/debs-mpi"
 (cd "$dest/debs-mpi" && apt-get download -o APT::Sandbox::User=root libopenmpi3 libopenmpi-dev \
