@@ -28,6 +28,7 @@
 #include "kelp/apps/bench/bench_common.hpp"
 #include "kelp/apps/bench/triad.hpp"
 #include "kelp/distributed/dist_crs_matrix.hpp"
+#include "kelp/distributed/generators.hpp"
 #include "kelp/kernels/core/scope_guard.hpp"
 #include "kelp/distributed/mpi_reduction.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
@@ -42,6 +43,7 @@ using kelp::dist::GlobalOrdinal;
 
 struct Options {
   long long n = 100;
+  long long nz = 0;  ///< 0: n (a cube); weak scaling grows nz with the ranks
   int repeats = 20;
   int warmup = 3;
   int cg_iterations = 50;
@@ -50,33 +52,12 @@ struct Options {
   int triad_repeats = 10;
 };
 
+long long nz_of(const Options& o) { return o.nz > 0 ? o.nz : o.n; }
+
 int rank_of(MPI_Comm comm) {
   int r = 0;
   MPI_Comm_rank(comm, &r);
   return r;
-}
-
-/// This rank's rows of the 7-point Laplacian on n^3 (6 on the diagonal, -1 off it).
-kelp::dist::LocalRows<double> laplacian_rows(long long n, int rank, int ranks) {
-  kelp::dist::LocalRows<double> rows;
-  rows.global_rows = rows.global_cols = n * n * n;
-  rows.rows = rows.cols = kelp::dist::RowPartition::balanced(rows.global_rows, ranks);
-  for (GlobalOrdinal i = rows.rows.begin(rank); i < rows.rows.end(rank); ++i) {
-    const long long x = i % n, y = (i / n) % n, z = i / (n * n);
-    const auto add = [&](GlobalOrdinal c, double v) {
-      rows.col_index.push_back(c);
-      rows.values.push_back(v);
-    };
-    if (z > 0) add(i - n * n, -1.0);
-    if (y > 0) add(i - n, -1.0);
-    if (x > 0) add(i - 1, -1.0);
-    add(i, 6.0);
-    if (x + 1 < n) add(i + 1, -1.0);
-    if (y + 1 < n) add(i + n, -1.0);
-    if (z + 1 < n) add(i + n * n, -1.0);
-    rows.row_map.push_back(static_cast<std::int64_t>(rows.col_index.size()));
-  }
-  return rows;
 }
 
 /// Max over ranks of a local value.
@@ -114,7 +95,10 @@ int run(const Options& o, MPI_Comm comm) {
                                     {"median_gbytes_per_s_sum", triad_sum}},
                                out);
 
-  auto A = std::make_shared<kelp::dist::DistCrsMatrix<double>>(comm, laplacian_rows(o.n, rank, ranks));
+  // Each rank generates only its rows (rows balanced over the ranks).
+  const auto partition = kelp::dist::RowPartition::balanced(o.n * o.n * nz_of(o), ranks);
+  auto A = std::make_shared<kelp::dist::DistCrsMatrix<double>>(
+      comm, kelp::dist::laplace3d<double>(o.n, o.n, nz_of(o), partition, rank));
   const GlobalOrdinal N = A->global_rows();
   long long nnz = A->local_nnz();
   MPI_Allreduce(MPI_IN_PLACE, &nnz, 1, MPI_LONG_LONG, MPI_SUM, comm);
@@ -122,7 +106,7 @@ int run(const Options& o, MPI_Comm comm) {
   const auto sends = gather_to_root<int>(A->halo().num_send(), MPI_INT, comm);
   const auto messages = gather_to_root<int>(A->halo().num_messages(), MPI_INT, comm);
   kelp::bench::print_json_line(
-      Json{{"bench", "dist"}, {"kind", "config"}, {"generator", "laplace3d"}, {"n", o.n}, {"rows", N},
+      Json{{"bench", "dist"}, {"kind", "config"}, {"generator", "laplace3d"}, {"n", o.n}, {"nz", nz_of(o)}, {"rows", N},
            {"nnz", nnz}, {"ranks", ranks}, {"threads_per_rank", Kokkos::DefaultExecutionSpace().concurrency()},
            {"execution_space", Kokkos::DefaultExecutionSpace::name()}, {"cpu", kelp::bench::cpu_model()},
            {"ghosts_received_per_rank", ghosts}, {"entries_sent_per_rank", sends},
@@ -213,6 +197,8 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"kelp-bench-dist: distributed SpMV (local / ghost / wait split) and CG iteration", "kelp-bench-dist"};
     app.add_option("--n", o.n, "grid points per dimension (7-point Laplacian n^3)")->check(CLI::Range(2, 2000))->capture_default_str();
+    app.add_option("--nz", o.nz, "grid points in z (0: n); n x n x nz grows with the ranks for weak scaling")
+        ->check(CLI::Range(0, 1000000))->capture_default_str();
     app.add_option("--repeats", o.repeats, "timed products")->check(CLI::Range(1, 100000))->capture_default_str();
     app.add_option("--warmup", o.warmup, "untimed products first")->check(CLI::Range(0, 1000))->capture_default_str();
     app.add_option("--cg-iterations", o.cg_iterations, "CG iterations per solve")->check(CLI::Range(1, 100000))->capture_default_str();
