@@ -13,6 +13,9 @@
 /// tile by tile, one reduction per tile, each reading its columns of X and Y again: correct for
 /// every size, efficient for small k and m.
 /// Cost: n (k + m) words read per tile, n k m multiply-adds.
+/// One column of Y (m = 1: h = X^H y, the multi-dot of Krylov orthogonalisation) has its own
+/// kernel: on host spaces each work item sweeps a block of rows column by column, so every
+/// column of X is a contiguous stream instead of k strided ones per row.
 ///
 /// Example:
 ///   Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> G("G", k, m);
@@ -35,7 +38,61 @@ constexpr std::size_t gram_tile_width() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 32 : 8;
 }
 
+/// Rows per work item of the kernels that sweep the columns of a tall block (the one-column
+/// Gram product below, GMRES's combine_columns) on instances of ExecSpace: a host thread takes a
+/// block of rows column by column (each column a contiguous, prefetched stream; the block of the
+/// vector stays in L1), a GPU thread one row (coalesced across the warp).
+template <class ExecSpace>
+constexpr std::size_t column_sweep_rows() {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 512 : 1;
+}
+
 namespace impl {
+/// Partial multi-dot X(:, i0 : i0+bk)^H y(:, j0) (one column of Y, the Krylov case h = V^H w):
+/// value_type is a bk array; work item t covers rows [t * rows, (t + 1) * rows). Four columns
+/// per sweep over the block: four independent sums in flight, y read once per four columns.
+template <class XView, class YView>
+struct GramColumnTile {
+  using Scalar = typename YView::non_const_value_type;
+  using value_type = Scalar[];
+  using size_type = std::size_t;
+  size_type value_count;
+  XView x;
+  YView y;
+  size_type i0, j0, rows, n;
+  KOKKOS_INLINE_FUNCTION void operator()(const size_type item, value_type sum) const {
+    using T = ScalarTraits<Scalar>;
+    const size_type begin = item * rows;
+    const size_type end = n - begin < rows ? n : begin + rows;
+    size_type i = 0;
+    for (; i + 4 <= value_count; i += 4) {
+      Scalar s0(0), s1(0), s2(0), s3(0);
+      for (size_type r = begin; r < end; ++r) {
+        const Scalar yr = y(r, j0);
+        s0 += T::conj(x(r, i0 + i)) * yr;
+        s1 += T::conj(x(r, i0 + i + 1)) * yr;
+        s2 += T::conj(x(r, i0 + i + 2)) * yr;
+        s3 += T::conj(x(r, i0 + i + 3)) * yr;
+      }
+      sum[i] += s0;
+      sum[i + 1] += s1;
+      sum[i + 2] += s2;
+      sum[i + 3] += s3;
+    }
+    for (; i < value_count; ++i) {
+      Scalar s(0);
+      for (size_type r = begin; r < end; ++r) s += T::conj(x(r, i0 + i)) * y(r, j0);
+      sum[i] += s;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type sum) const {
+    for (size_type t = 0; t < value_count; ++t) sum[t] = Scalar(0);
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
+    for (size_type t = 0; t < value_count; ++t) dst[t] += src[t];
+  }
+};
+
 /// Partial Gram tile X(:, i0 : i0+bk)^H Y(:, j0 : j0+bm); value_type is a bk*bm array, column-major.
 template <class XView, class YView>
 struct GramTile {
@@ -77,8 +134,16 @@ void gram_body(const Exec& exec, const XView& x, const YView& y,
   for (std::size_t j0 = 0; j0 < m; j0 += width) {
     for (std::size_t i0 = 0; i0 < k; i0 += width) {
       const std::size_t bk = std::min(width, k - i0), bm = std::min(width, m - j0);
-      Kokkos::parallel_reduce("kelp::kernels::gram", Kokkos::RangePolicy<Exec>(exec, 0, n),
-                              GramTile<XView, YView>{bk * bm, x, y, i0, j0, bk, bm}, tile);
+      if (bm == 1) {
+        // X^H y, the Krylov orthogonalisation's multi-dot: one sweep of blocks of rows.
+        constexpr std::size_t rows = column_sweep_rows<Exec>();
+        Kokkos::parallel_reduce("kelp::kernels::gram(column)",
+                                Kokkos::RangePolicy<Exec>(exec, 0, (n + rows - 1) / rows),
+                                GramColumnTile<XView, YView>{bk, x, y, i0, j0, rows, n}, tile);
+      } else {
+        Kokkos::parallel_reduce("kelp::kernels::gram", Kokkos::RangePolicy<Exec>(exec, 0, n),
+                                GramTile<XView, YView>{bk * bm, x, y, i0, j0, bk, bm}, tile);
+      }
       exec.fence();  // the tile is read on the host
       for (std::size_t j = 0; j < bm; ++j) {
         for (std::size_t i = 0; i < bk; ++i) g[(i0 + i) + ldg * (j0 + j)] = tile(i + bk * j);

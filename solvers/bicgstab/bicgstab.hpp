@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/eti.hpp"
@@ -62,42 +61,30 @@ class Bicgstab : public Operator<Scalar, Device> {
   Ordinal num_rows() const override { return A_->num_rows(); }
   Ordinal num_cols() const override { return A_->num_cols(); }
   std::string summary() const override {
-    std::ostringstream out;
-    out << "bicgstab (max_iterations " << params_.max_iterations << ", relative_tolerance "
-        << params_.relative_tolerance << ") preconditioned by " << M_->summary();
-    return out.str();
+    return impl::solver_summary("bicgstab", params_, *M_);
   }
 
  protected:
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
                   OperatorMode) const override {
     ensure_workspace(x.extent(0));
-    solve(x, work_.solution, InitialGuess::zero);
-    kernels::axpby(alpha, work_.solution, beta, y);
+    impl::apply_inverse(*this, x, work_.solution, alpha, beta, y);
   }
 
  private:
   SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
     const Ordinal n = A_->num_rows();
-    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
-                 DimensionMismatch,
-                 "kelp::solvers::Bicgstab::solve: dimension mismatch: operator is "
-                     << n << " x " << n << ", b has " << b.extent(0) << " rows, x has "
-                     << x.extent(0));
+    impl::check_solve_dimensions("kelp::solvers::Bicgstab::solve", n, b, x);
     ensure_workspace(n);
-    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
     const vector_type r = work_.r, r_hat = work_.r_hat, p = work_.p, v = work_.v, s = work_.s,
                       t = work_.t, p_hat = work_.p_hat, s_hat = work_.s_hat;
 
     SolveResult result;
-    result.rhs_norm = reduce_.norm2(b);
-    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
+    if (impl::begin_solve(reduce_, b, x, guess, result)) return result;
     StoppingState stopping(params_, result.rhs_norm);
     double r_norm = true_residual(b, x, r);
-    stopping.set_initial_residual(r_norm);
+    impl::record_initial_residual(r_norm, stopping, result);
     const double tolerance = stopping.tolerance();
-    result.initial_residual_norm = r_norm;
-    result.residual_history.push_back(r_norm);
 
     StopReason reason = StopReason::max_iterations;
     bool stop = stopping.converged(r_norm, reason);
@@ -127,8 +114,7 @@ class Bicgstab : public Operator<Scalar, Device> {
       const double s_norm = reduce_.norm2(s);
       if (s_norm <= tolerance || s_norm == 0) {
         kernels::axpby(alpha, p_hat, Scalar(1), x);  // half step suffices
-        result.residual_history.push_back(s_norm);
-        if (monitor_) monitor_(it, s_norm, s_norm / result.rhs_norm);
+        impl::record_iteration(result, monitor_, it, s_norm, result.rhs_norm);
         if (s_norm == 0) result.happy_breakdown = true;
         r_norm = true_residual(b, x, r);
         if (stopping.converged(r_norm, reason)) break;
@@ -152,12 +138,8 @@ class Bicgstab : public Operator<Scalar, Device> {
       kernels::update(Scalar(1), s, Scalar(0), r, -omega, t);     // r = s - omega t
       const auto [rho_new, rr] = reduce_.dots(r_hat, r, r, r);
       r_norm = std::sqrt(Traits::real(rr));
-      result.residual_history.push_back(r_norm);
-      if (monitor_) monitor_(it, r_norm, r_norm / result.rhs_norm);
-      if (!std::isfinite(r_norm)) {
-        reason = StopReason::non_finite;
-        break;
-      }
+      impl::record_iteration(result, monitor_, it, r_norm, result.rhs_norm);
+      if (impl::non_finite(r_norm, reason)) break;
       if (r_norm <= tolerance) {
         r_norm = true_residual(b, x, r);  // trust only the true residual
         if (stopping.converged(r_norm, reason)) break;
@@ -174,14 +156,9 @@ class Bicgstab : public Operator<Scalar, Device> {
       rho = rho_new;
       kernels::update(Scalar(1), r, beta, p, -beta * omega, v);  // p = r + beta (p - omega v)
     }
-    result.iterations = it;
-    result.reason = reason;
-    result.residual_norm = true_residual(b, x, r);
+    impl::finish_result(result, it, reason, true_residual(b, x, r), tolerance);
     if (result.reason == StopReason::breakdown && stopping.converged(result.residual_norm, reason)) {
       result.reason = reason;  // broke down exactly when it had converged
-    }
-    if (result.converged() && !(result.residual_norm <= tolerance)) {
-      result.reason = StopReason::max_iterations;
     }
     if (!std::isfinite(result.residual_norm)) result.reason = StopReason::non_finite;
     return result;

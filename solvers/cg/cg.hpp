@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/eti.hpp"
@@ -13,6 +12,7 @@
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/solvers/cg/cg_block.hpp"
 #include "kelp/solvers/cg/cg_params.hpp"
+#include "kelp/solvers/cg/impl/cg_checks.hpp"
 #include "kelp/solvers/cg/impl/cg_fused_update.hpp"
 #include "kelp/solvers/impl/krylov_common.hpp"
 #include "kelp/solvers/null_space.hpp"
@@ -110,10 +110,7 @@ class Cg : public Operator<Scalar, Device> {
   Ordinal num_rows() const override { return A_->num_rows(); }
   Ordinal num_cols() const override { return A_->num_cols(); }
   std::string summary() const override {
-    std::ostringstream out;
-    out << "cg (max_iterations " << params_.max_iterations << ", relative_tolerance "
-        << params_.relative_tolerance << ") preconditioned by " << M_->summary();
-    return out.str();
+    return impl::solver_summary("cg", params_, *M_);
   }
 
  protected:
@@ -122,8 +119,7 @@ class Cg : public Operator<Scalar, Device> {
   /// Its SolveResult is kept in last_result().
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta, OperatorMode) const override {
     ensure_workspace(x.extent(0));
-    solve(x, work_.solution, InitialGuess::zero);
-    kernels::axpby(alpha, work_.solution, beta, y);
+    impl::apply_inverse(*this, x, work_.solution, alpha, beta, y);
   }
 
   /// A block of right-hand sides: one block solve (Y = alpha X_cg + beta Y), its result in
@@ -141,18 +137,12 @@ class Cg : public Operator<Scalar, Device> {
 
  private:
   SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
-    const Ordinal n = A_->num_rows();
-    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
-                 DimensionMismatch,
-                 "kelp::solvers::Cg::solve: dimension mismatch: operator is " << n << " x " << n
-                     << ", b has " << b.extent(0) << " rows, x has " << x.extent(0));
-    ensure_workspace(n);  // kept between solves: no allocation per call
+    impl::check_solve_dimensions("kelp::solvers::Cg::solve", A_->num_rows(), b, x);
+    ensure_workspace(b.extent(0));  // kept between solves: no allocation per call
     const vector_type r = work_.r, z = work_.z, p = work_.p, q = work_.q;
-    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));  // x is not read
 
-    SolveResult result;
-    result.rhs_norm = reduce_.norm2(b);
-    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
+    SolveResult result;  // x = 0 for a zero guess (x is not read)
+    if (impl::begin_solve(reduce_, b, x, guess, result)) return result;
     if (null_space_ && !null_space_->is_compatible(b, result.rhs_norm, reduce_)) {
       result.reason = StopReason::incompatible_rhs;
       // Report |b - A x| itself: the projected residual would hide what is wrong.
@@ -164,10 +154,8 @@ class Cg : public Operator<Scalar, Device> {
 
     // r = b - A x (for a zero guess r = b, without an operator application)
     double r_norm = guess == InitialGuess::zero ? residual_from(b, r) : true_residual(b, x, r);
-    stopping.set_initial_residual(r_norm);
+    impl::record_initial_residual(r_norm, stopping, result);
     const double tolerance = stopping.tolerance();
-    result.initial_residual_norm = r_norm;
-    result.residual_history.push_back(r_norm);
     Scalar rho{};
     StopReason reason = StopReason::max_iterations;
     bool stop = stopping.converged(r_norm, reason) || restart(r, z, p, rho, reason);
@@ -178,24 +166,13 @@ class Cg : public Operator<Scalar, Device> {
     int it = 0;
     while (!stop && it < params_.max_iterations) {
       ++it;
-      const double pq = Traits::real(apply_and_dot(p, q));  // q = A p; p^H A p
-      if (!std::isfinite(pq)) {
-        reason = StopReason::non_finite;
-        break;
-      }
-      if (pq <= 0) {
-        reason = StopReason::indefinite_matrix;
-        break;
-      }
+      const double pq = Traits::real(impl::apply_and_dot(*A_, reduce_, p, q));  // q = A p; p^H A p
+      if (impl::curvature_fails(pq, reason)) break;
       const Scalar alpha = rho / Scalar(pq);
       const auto [rho_new, rr] = update(alpha, p, q, x, r, z, inverse_diagonal);
       r_norm = std::sqrt(Traits::real(rr));
-      result.residual_history.push_back(r_norm);
-      if (monitor_) monitor_(it, r_norm, r_norm / result.rhs_norm);
-      if (!std::isfinite(r_norm)) {
-        reason = StopReason::non_finite;
-        break;
-      }
+      impl::record_iteration(result, monitor_, it, r_norm, result.rhs_norm);
+      if (impl::non_finite(r_norm, reason)) break;
       if (r_norm <= tolerance) {
         // The recurrence claims convergence: trust only the true residual.
         r_norm = true_residual(b, x, r);
@@ -204,45 +181,16 @@ class Cg : public Operator<Scalar, Device> {
         continue;
       }
       if (stopping.must_stop(it, r_norm, reason)) break;  // diverged, stagnated, time limit
-      const double rho_real = Traits::real(rho_new);
-      if (!Traits::is_finite(rho_new)) {
-        reason = StopReason::non_finite;
-        break;
-      }
-      if (rho_real < 0) {
-        reason = StopReason::indefinite_preconditioner;
-        break;
-      }
-      if (rho_real == 0) {
-        reason = StopReason::breakdown;
-        break;
-      }
+      if (impl::rho_fails(rho_new, reason)) break;
       const Scalar beta = rho_new / rho;
       rho = rho_new;
       kernels::axpby(Scalar(1), z, beta, p);               // p = z + beta p
     }
 
-    result.iterations = it;
-    result.reason = reason;
     if (null_space_) null_space_->project(x, reduce_);  // the solution orthogonal to span(Z)
     // Report the true residual of the returned x, whatever the exit path.
-    result.residual_norm = true_residual(b, x, r);
-    if (result.converged() && !(result.residual_norm <= tolerance)) {
-      result.reason = StopReason::max_iterations;
-    }
+    impl::finish_result(result, it, reason, true_residual(b, x, r), tolerance);
     return result;
-  }
-
-  /// r = b - A x, projected off the null space when there is one; returns ||r||.
-  /// q = A p and returns p^H q summed over processes; one pass when the operator fuses them.
-  Scalar apply_and_dot(const_vector_type p, vector_type q) const {
-    Scalar pq{};
-    if (A_->try_apply_and_dot(p, q, pq)) {
-      reduce_.sum(&pq, 1);
-      return pq;
-    }
-    A_->apply(p, q);
-    return reduce_.dot(p, q);
   }
 
   /// x += alpha p; r -= alpha q; z = M^{-1} r; returns (r^H z, r^H r), summed over processes.
@@ -263,6 +211,7 @@ class Cg : public Operator<Scalar, Device> {
     return reduce_.dots(r, z, r, r);                     // rho_new = r^H z, rr = r^H r
   }
 
+  /// r = b - A x, projected off the null space when there is one (and `project`); returns ||r||.
   double true_residual(const_vector_type b, vector_type x, vector_type r,
                        bool project = true) const {
     A_->apply(x, r, Scalar(-1), Scalar(0));  // r = -A x
@@ -284,18 +233,7 @@ class Cg : public Operator<Scalar, Device> {
     M_->apply(r, z);
     if (null_space_) null_space_->project(z, reduce_);
     rho = reduce_.dot(r, z);
-    if (!Traits::is_finite(rho)) {
-      reason = StopReason::non_finite;
-      return true;
-    }
-    if (Traits::real(rho) < 0) {
-      reason = StopReason::indefinite_preconditioner;
-      return true;
-    }
-    if (Traits::real(rho) == 0) {
-      reason = StopReason::breakdown;
-      return true;
-    }
+    if (impl::rho_fails(rho, reason)) return true;
     Kokkos::deep_copy(p, z);
     return false;
   }

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/eti.hpp"
@@ -73,11 +72,7 @@ class CgSingleReduction : public Operator<Scalar, Device> {
   Ordinal num_rows() const override { return A_->num_rows(); }
   Ordinal num_cols() const override { return A_->num_cols(); }
   std::string summary() const override {
-    std::ostringstream out;
-    out << "cg single_reduction (max_iterations " << params_.max_iterations
-        << ", relative_tolerance " << params_.relative_tolerance << ") preconditioned by "
-        << M_->summary();
-    return out.str();
+    return impl::solver_summary("cg single_reduction", params_, *M_);
   }
 
  protected:
@@ -85,25 +80,18 @@ class CgSingleReduction : public Operator<Scalar, Device> {
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
                   OperatorMode) const override {
     ensure_workspace(x.extent(0));
-    solve(x, work_.solution, InitialGuess::zero);
-    kernels::axpby(alpha, work_.solution, beta, y);
+    impl::apply_inverse(*this, x, work_.solution, alpha, beta, y);
   }
 
  private:
   SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
     const Ordinal n = A_->num_rows();
-    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
-                 DimensionMismatch,
-                 "kelp::solvers::CgSingleReduction::solve: dimension mismatch: operator is "
-                     << n << " x " << n << ", b has " << b.extent(0) << " rows, x has "
-                     << x.extent(0));
+    impl::check_solve_dimensions("kelp::solvers::CgSingleReduction::solve", n, b, x);
     ensure_workspace(n);
     const vector_type r = work_.r, u = work_.u, w = work_.w, p = work_.p, s = work_.s;
-    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
 
     SolveResult result;
-    result.rhs_norm = reduce_.norm2(b);
-    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
+    if (impl::begin_solve(reduce_, b, x, guess, result)) return result;
     StoppingState stopping(params_, result.rhs_norm);
 
     if (guess == InitialGuess::zero) {
@@ -114,9 +102,7 @@ class CgSingleReduction : public Operator<Scalar, Device> {
     Scalar sums[3];  // gamma = r^H u, delta = u^H w, ||r||^2
     start(sums);
     double r_norm = std::sqrt(Traits::real(sums[2]));
-    stopping.set_initial_residual(r_norm);
-    result.initial_residual_norm = r_norm;
-    result.residual_history.push_back(r_norm);
+    impl::record_initial_residual(r_norm, stopping, result);
     const double tolerance = stopping.tolerance();
     StopReason reason = StopReason::max_iterations;
     Scalar gamma{}, alpha{}, beta{};
@@ -137,12 +123,8 @@ class CgSingleReduction : public Operator<Scalar, Device> {
       A_->apply(u, w);              // w = A u
       reduce_three(sums);           // the iteration's one reduction
       r_norm = std::sqrt(Traits::real(sums[2]));
-      result.residual_history.push_back(r_norm);
-      if (monitor_) monitor_(it, r_norm, r_norm / result.rhs_norm);
-      if (!std::isfinite(r_norm)) {
-        reason = StopReason::non_finite;
-        break;
-      }
+      impl::record_iteration(result, monitor_, it, r_norm, result.rhs_norm);
+      if (impl::non_finite(r_norm, reason)) break;
       if (r_norm <= tolerance) {
         // The recurrence claims convergence: trust only the true residual; else restart from it.
         r_norm = true_residual(b, x);
@@ -162,13 +144,9 @@ class CgSingleReduction : public Operator<Scalar, Device> {
       gamma = gamma_new;
     }
 
-    result.iterations = it;
-    result.reason = reason;
-    result.residual_norm = true_residual(b, x);  // of the returned x, whatever the exit path
+    // The true residual of the returned x, whatever the exit path.
+    impl::finish_result(result, it, reason, true_residual(b, x), tolerance);
     result.stopping_residual_norm = result.residual_norm;
-    if (result.converged() && !(result.residual_norm <= tolerance)) {
-      result.reason = StopReason::max_iterations;
-    }
     return result;
   }
 

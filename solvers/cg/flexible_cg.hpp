@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/eti.hpp"
@@ -70,10 +69,7 @@ class FlexibleCg : public Operator<Scalar, Device> {
   Ordinal num_rows() const override { return A_->num_rows(); }
   Ordinal num_cols() const override { return A_->num_cols(); }
   std::string summary() const override {
-    std::ostringstream out;
-    out << "cg flexible (max_iterations " << params_.max_iterations << ", relative_tolerance "
-        << params_.relative_tolerance << ") preconditioned by " << M_->summary();
-    return out.str();
+    return impl::solver_summary("cg flexible", params_, *M_);
   }
 
  protected:
@@ -81,25 +77,18 @@ class FlexibleCg : public Operator<Scalar, Device> {
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
                   OperatorMode) const override {
     ensure_workspace(x.extent(0));
-    solve(x, work_.solution, InitialGuess::zero);
-    kernels::axpby(alpha, work_.solution, beta, y);
+    impl::apply_inverse(*this, x, work_.solution, alpha, beta, y);
   }
 
  private:
   SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
     const Ordinal n = A_->num_rows();
-    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
-                 DimensionMismatch,
-                 "kelp::solvers::FlexibleCg::solve: dimension mismatch: operator is "
-                     << n << " x " << n << ", b has " << b.extent(0) << " rows, x has "
-                     << x.extent(0));
+    impl::check_solve_dimensions("kelp::solvers::FlexibleCg::solve", n, b, x);
     ensure_workspace(n);
     const vector_type r = work_.r, z = work_.z, p = work_.p, q = work_.q;
-    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
 
     SolveResult result;
-    result.rhs_norm = reduce_.norm2(b);
-    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
+    if (impl::begin_solve(reduce_, b, x, guess, result)) return result;
     StoppingState stopping(params_, result.rhs_norm);
 
     double r_norm = 0;
@@ -109,9 +98,7 @@ class FlexibleCg : public Operator<Scalar, Device> {
     } else {
       r_norm = true_residual(b, x);
     }
-    stopping.set_initial_residual(r_norm);
-    result.initial_residual_norm = r_norm;
-    result.residual_history.push_back(r_norm);
+    impl::record_initial_residual(r_norm, stopping, result);
     const double tolerance = stopping.tolerance();
     StopReason reason = StopReason::max_iterations;
     Scalar rho{};
@@ -120,7 +107,7 @@ class FlexibleCg : public Operator<Scalar, Device> {
     int it = 0;
     while (!stop && it < params_.max_iterations) {
       ++it;
-      const double pq = Traits::real(apply_and_dot(p, q));  // q = A p; p^H A p
+      const double pq = Traits::real(impl::apply_and_dot(*A_, reduce_, p, q));  // q = A p; p^H A p
       if (impl::curvature_fails(pq, reason)) break;
       const Scalar alpha = rho / Scalar(pq);
       kernels::axpby(alpha, p, Scalar(1), x);   // x = x + alpha p
@@ -130,12 +117,8 @@ class FlexibleCg : public Operator<Scalar, Device> {
       impl::three_dots(r, z, q, z, r, r, sums);
       reduce_.sum(sums, 3);
       r_norm = std::sqrt(Traits::real(sums[2]));
-      result.residual_history.push_back(r_norm);
-      if (monitor_) monitor_(it, r_norm, r_norm / result.rhs_norm);
-      if (!std::isfinite(r_norm)) {
-        reason = StopReason::non_finite;
-        break;
-      }
+      impl::record_iteration(result, monitor_, it, r_norm, result.rhs_norm);
+      if (impl::non_finite(r_norm, reason)) break;
       if (r_norm <= tolerance) {
         // The recurrence claims convergence: trust only the true residual; else restart from it.
         r_norm = true_residual(b, x);
@@ -151,25 +134,10 @@ class FlexibleCg : public Operator<Scalar, Device> {
       kernels::axpby(Scalar(1), z, beta, p);  // p = z + beta p
     }
 
-    result.iterations = it;
-    result.reason = reason;
-    result.residual_norm = true_residual(b, x);  // of the returned x, whatever the exit path
+    // The true residual of the returned x, whatever the exit path.
+    impl::finish_result(result, it, reason, true_residual(b, x), tolerance);
     result.stopping_residual_norm = result.residual_norm;
-    if (result.converged() && !(result.residual_norm <= tolerance)) {
-      result.reason = StopReason::max_iterations;
-    }
     return result;
-  }
-
-  /// q = A p and returns p^H q summed over processes; one pass when the operator fuses them.
-  Scalar apply_and_dot(const_vector_type p, vector_type q) const {
-    Scalar pq{};
-    if (A_->try_apply_and_dot(p, q, pq)) {
-      reduce_.sum(&pq, 1);
-      return pq;
-    }
-    A_->apply(p, q);
-    return reduce_.dot(p, q);
   }
 
   /// (Re)starts from the residual in r: z = M^{-1} r, p = z, rho = r^H z. Returns true (and

@@ -101,8 +101,7 @@ class Gmres : public Operator<Scalar, Device> {
   void apply_impl(const_vector_type x, vector_type y, Scalar alpha, Scalar beta,
                   OperatorMode) const override {
     ensure_workspace(x.extent(0));
-    solve(x, work_.solution, InitialGuess::zero);
-    kernels::axpby(alpha, work_.solution, beta, y);
+    impl::apply_inverse(*this, x, work_.solution, alpha, beta, y);
   }
 
  private:
@@ -120,17 +119,11 @@ class Gmres : public Operator<Scalar, Device> {
 
   SolveResult solve_impl(const_vector_type b, vector_type x, InitialGuess guess) const {
     const Ordinal n = A_->num_rows();
-    KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
-                 DimensionMismatch,
-                 "kelp::solvers::Gmres::solve: dimension mismatch: operator is "
-                     << n << " x " << n << ", b has " << b.extent(0) << " rows, x has "
-                     << x.extent(0));
+    impl::check_solve_dimensions("kelp::solvers::Gmres::solve", n, b, x);
     ensure_workspace(n);
-    if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
 
     SolveResult result;
-    result.rhs_norm = reduce_.norm2(b);
-    if (impl::settle_trivial_rhs(result.rhs_norm, x, result)) return result;
+    if (impl::begin_solve(reduce_, b, x, guess, result)) return result;
     const bool left = params_.side == PreconditionerSide::left;
     result.stopping_norm = left ? ResidualNorm::preconditioned : ResidualNorm::unpreconditioned;
     // The reference of relative_to = rhs in the stopping norm: ||b|| or ||M^{-1} b||.
@@ -194,9 +187,7 @@ class Gmres : public Operator<Scalar, Device> {
     result.iterations = it;
     result.reason = reason;
     result.stopping_residual_norm = cycle_residual(b, x, result.residual_norm);
-    if (result.converged() && !(result.stopping_residual_norm <= stopping.tolerance())) {
-      result.reason = StopReason::max_iterations;
-    }
+    impl::confirm_convergence(result, result.stopping_residual_norm, stopping.tolerance());
     // The true residual is checked whatever the stopping norm was.
     if (!std::isfinite(result.residual_norm)) result.reason = StopReason::non_finite;
     if (left && result.converged()) {
@@ -248,8 +239,7 @@ class Gmres : public Operator<Scalar, Device> {
       cycle.rotations[j].apply(cycle.H(j, j), cycle.H(j + 1, j));
       cycle.rotations[j].apply(cycle.g[j], cycle.g[j + 1]);
       const double estimate = Traits::abs(cycle.g[j + 1]);
-      result.residual_history.push_back(estimate);
-      if (monitor_) monitor_(it, estimate, estimate / reference_norm);
+      impl::record_iteration(result, monitor_, it, estimate, reference_norm);
       if (!std::isfinite(w_norm) || !std::isfinite(estimate)) {
         reason = StopReason::non_finite;
         stop = true;

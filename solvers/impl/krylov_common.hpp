@@ -1,13 +1,19 @@
 #pragma once
-/// What every Krylov solver (CG, GMRES, BiCGStab) checks and does the same way: the operator and
-/// preconditioner at construction, the right-hand sides that need no iteration, the true residual.
+/// What every Krylov solver (CG and its variants, GMRES, BiCGStab) checks and does the same way:
+/// the operator and preconditioner at construction, the shapes of b and x, the start of a solve
+/// (zero guess, ||b||, the right-hand sides that need no iteration), the residual record of each
+/// iteration, the true residual and the result at the end.
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/initial_guess.hpp"
+#include "kelp/kernels/core/types.hpp"
 #include "kelp/solvers/solve_result.hpp"
+#include "kelp/solvers/stopping.hpp"
 
 namespace kelp::solvers::impl {
 
@@ -30,6 +36,25 @@ void check_operator_and_preconditioner(const Op* A, const Op* M, const std::stri
                      << "' changes from one application to the next" << fixed_hint);
 }
 
+/// A solver's summary(): "<method> (max_iterations N, relative_tolerance T) preconditioned by
+/// <M's summary>".
+template <class Op>
+std::string solver_summary(const char* method, const StoppingRules& rules, const Op& M) {
+  std::ostringstream out;
+  out << method << " (max_iterations " << rules.max_iterations << ", relative_tolerance "
+      << rules.relative_tolerance << ") preconditioned by " << M.summary();
+  return out.str();
+}
+
+/// solve(b, x) checks: b and x both have the operator's n rows; `where` names the solve.
+template <class ConstVector, class Vector>
+void check_solve_dimensions(const char* where, Ordinal n, const ConstVector& b, const Vector& x) {
+  KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
+               DimensionMismatch,
+               where << ": dimension mismatch: operator is " << n << " x " << n << ", b has "
+                     << b.extent(0) << " rows, x has " << x.extent(0));
+}
+
 /// Settles the right-hand sides that need no iteration and returns true for them: a non-finite
 /// ||b|| (reason non_finite) and b = 0, whose solution is x = 0 exactly (x is overwritten).
 template <class Vector>
@@ -47,6 +72,80 @@ bool settle_trivial_rhs(double rhs_norm, const Vector& x, SolveResult& result) {
     return true;
   }
   return false;
+}
+
+/// The start every solve shares: x = 0 for a zero guess (x is not read), result.rhs_norm = ||b||
+/// (summed over processes by `reduce`), then settle_trivial_rhs. Returns true when b needs no
+/// iteration (result is then final).
+template <class Reduction, class ConstVector, class Vector>
+bool begin_solve(const Reduction& reduce, const ConstVector& b, const Vector& x,
+                 InitialGuess guess, SolveResult& result) {
+  using Scalar = typename Vector::non_const_value_type;
+  if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));
+  result.rhs_norm = reduce.norm2(b);
+  return settle_trivial_rhs(result.rhs_norm, x, result);
+}
+
+/// The residual norm the iteration starts from: the reference of the relative stopping rules
+/// (relative_to = initial_residual), the reported initial residual and the first history entry.
+inline void record_initial_residual(double r_norm, StoppingState& stopping, SolveResult& result) {
+  stopping.set_initial_residual(r_norm);
+  result.initial_residual_norm = r_norm;
+  result.residual_history.push_back(r_norm);
+}
+
+/// After iteration `it`: its residual norm into the history and to the monitor (with the norm
+/// relative to `reference`, ||b|| or the stopping norm's equivalent).
+inline void record_iteration(SolveResult& result, const IterationMonitor& monitor, int it,
+                             double r_norm, double reference) {
+  result.residual_history.push_back(r_norm);
+  if (monitor) monitor(it, r_norm, r_norm / reference);
+}
+
+/// True (and reason non_finite) when a residual norm is NaN or Inf: the solve must stop.
+inline bool non_finite(double r_norm, StopReason& reason) {
+  if (std::isfinite(r_norm)) return false;
+  reason = StopReason::non_finite;
+  return true;
+}
+
+/// q = A p and returns p^H q summed over processes by `reduce`; one pass when the operator fuses
+/// them (Operator::try_apply_and_dot).
+template <class Op, class Reduction, class ConstVector, class Vector>
+typename Vector::non_const_value_type apply_and_dot(const Op& A, const Reduction& reduce,
+                                                    const ConstVector& p, const Vector& q) {
+  typename Vector::non_const_value_type pq{};
+  if (A.try_apply_and_dot(p, q, pq)) {
+    reduce.sum(&pq, 1);
+    return pq;
+  }
+  A.apply(p, q);
+  return reduce.dot(p, q);
+}
+
+/// A "converged" that `norm` (the stopping norm of the returned x, recomputed) does not meet
+/// the tolerance with becomes max_iterations: convergence is only ever claimed on it.
+inline void confirm_convergence(SolveResult& result, double norm, double tolerance) {
+  if (result.converged() && !(norm <= tolerance)) result.reason = StopReason::max_iterations;
+}
+
+/// The end every solve shares: iterations, reason and the TRUE residual norm of the returned x
+/// into result, the convergence claim checked against it (confirm_convergence).
+inline void finish_result(SolveResult& result, int iterations, StopReason reason,
+                          double true_norm, double tolerance) {
+  result.iterations = iterations;
+  result.reason = reason;
+  result.residual_norm = true_norm;
+  confirm_convergence(result, true_norm, tolerance);
+}
+
+/// As an operator, a solver applies an approximate A^{-1}: y = alpha * x_s + beta * y, x_s
+/// solving A x_s = x from a zero initial guess into the work vector `solution`.
+template <class Solver, class ConstVector, class Vector, class Scalar>
+void apply_inverse(const Solver& solver, const ConstVector& x, const Vector& solution,
+                   Scalar alpha, Scalar beta, const Vector& y) {
+  solver.solve(x, solution, InitialGuess::zero);
+  kernels::axpby(alpha, solution, beta, y);
 }
 
 /// r = b - A x; returns ||r||, summed over processes by `reduce`.

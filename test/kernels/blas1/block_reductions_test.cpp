@@ -71,7 +71,8 @@ void check_gram(std::size_t n, std::size_t k, std::size_t m) {
 TYPED_TEST(BlockReductions, GramMatchesReferenceForAllShapesAndLayouts) {
   using S = TypeParam;
   for (auto [n, k, m] : std::vector<std::array<std::size_t, 3>>{
-           {1001, 5, 3}, {17, 1, 1}, {0, 3, 2}, {1001, 0, 4}, {64, 4, 0}, {333, 40, 3}, {101, 3, 35}}) {
+           {1001, 5, 3}, {17, 1, 1}, {0, 3, 2}, {1001, 0, 4}, {64, 4, 0}, {333, 40, 3}, {101, 3, 35},
+           {1300, 7, 1}, {700, 37, 1}, {512, 4, 1}}) {  // m = 1: the multi-dot kernel
     check_gram<S, Kokkos::LayoutLeft>(n, k, m);
     check_gram<S, Kokkos::LayoutRight>(n, k, m);
   }
