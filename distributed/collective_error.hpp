@@ -11,10 +11,15 @@
 /// Example:
 ///   dist::collective_try(comm, "kelp::dist::read_matrix_market", [&] { open_my_piece(path); });
 ///   dist::require_all(comm, ok, InvalidArgument, "kelp::dist::f", "partition has " << n << " ranks");
+///
+/// Values that must agree across ranks (global sizes, partitions) go through
+/// require_same_on_all_ranks (long lists: compare their fingerprint).
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <new>
 #include <sstream>
 #include <string>
@@ -130,5 +135,45 @@ inline void require_all(MPI_Comm comm, bool ok, const std::string& message,
     ::kelp::dist::agree_on_error(comm, !kelp_dist_ok_, ::kelp::dist::impl::kind_of(::kelp::Type("")), \
                                  kelp_dist_message_, function);                                  \
   } while (false)
+
+/// Collective: throws `kind` on every rank, naming `what` and the smallest and largest value,
+/// unless all ranks pass the same values (compared element by element; all ranks must pass
+/// the same number of values). One MPI_Allreduce of max(v) and max(-v).
+inline void require_same_on_all_ranks(MPI_Comm comm, const std::vector<std::int64_t>& values,
+                                      const std::string& what,
+                                      impl::ErrorKind kind = impl::ErrorKind::invalid_argument) {
+  const std::size_t n = values.size();
+  std::vector<std::int64_t> both(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    both[i] = values[i];
+    both[n + i] = values[i] == std::numeric_limits<std::int64_t>::min() ? std::numeric_limits<std::int64_t>::max()
+                                                                        : -values[i];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, both.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MAX, comm);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t largest = both[i], smallest = -both[n + i];
+    if (largest != smallest) {
+      impl::throw_kind(kind,
+                       "kelp::dist: " + what + " differs across ranks (value " + std::to_string(i) +
+                           " ranges from " + std::to_string(smallest) + " to " + std::to_string(largest) +
+                           "); every rank must pass the same",
+                       "kelp::dist::require_same_on_all_ranks");
+    }
+  }
+}
+
+/// A 63-bit fingerprint of a list of integers (for comparing long lists across ranks with one
+/// value; FNV-1a over the bytes).
+inline std::int64_t fingerprint(const std::vector<std::int64_t>& values) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const std::int64_t v : values) {
+    const auto u = static_cast<std::uint64_t>(v);
+    for (int b = 0; b < 8; ++b) {
+      h ^= (u >> (8 * b)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+  return static_cast<std::int64_t>(h >> 1);
+}
 
 }  // namespace kelp::dist

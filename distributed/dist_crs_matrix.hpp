@@ -28,7 +28,7 @@
 ///
 /// Errors while building (inconsistent global sizes or partitions across ranks, a row map of
 /// the wrong size, a column index out of range) are collective: every rank throws the same
-/// error naming the failing rank (distributed/collective_check.hpp). Shape errors in apply()
+/// error naming the failing rank (distributed/collective_error.hpp). Shape errors in apply()
 /// are local (all ranks must call apply() alike: it communicates).
 ///
 /// Example:
@@ -46,7 +46,7 @@
 #include <string>
 #include <vector>
 
-#include "kelp/distributed/collective_check.hpp"
+#include "kelp/distributed/collective_error.hpp"
 #include "kelp/distributed/local_rows.hpp"
 #include "kelp/distributed/mpi_reduction.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
@@ -292,7 +292,7 @@ CrsMatrix<Scalar, Ordinal, Offset, Device> to_device(const HostBlock<Scalar>& b,
   return M(b.num_rows, b.num_cols, row_map, entries, values);
 }
 
-/// Local checks of one rank's input (thrown inside collective_check).
+/// Local checks of one rank's input (thrown inside collective_try).
 template <class Scalar>
 void check_local_rows(const LocalRows<Scalar>& in, int rank, int size) {
   constexpr const char* where = "kelp::dist::DistCrsMatrix";
@@ -352,7 +352,7 @@ DistCrsMatrix<Scalar, Device>::DistCrsMatrix(MPI_Comm comm, const LocalRows<Scal
        fingerprint(in.cols.offsets)},
       "kelp::dist::DistCrsMatrix: the global size (rows, cols) or the row or column partition "
       "(length, fingerprint)");
-  collective_check(comm_, [&] { impl::check_local_rows(in, rank_, size_); });
+  collective_try(comm_, "kelp::dist::DistCrsMatrix", [&] { impl::check_local_rows(in, rank_, size_); });
   global_rows_ = in.global_rows;
   global_cols_ = in.global_cols;
   rows_ = in.rows;
@@ -366,7 +366,7 @@ DistCrsMatrix<Scalar, Device>::DistCrsMatrix(MPI_Comm comm, const LocalRows<Scal
   }
   std::sort(ghost_global_.begin(), ghost_global_.end());
   ghost_global_.erase(std::unique(ghost_global_.begin(), ghost_global_.end()), ghost_global_.end());
-  collective_check(comm_, [&] {
+  collective_try(comm_, "kelp::dist::DistCrsMatrix", [&] {
     KELP_REQUIRE(ghost_global_.size() <= static_cast<std::size_t>(std::numeric_limits<Ordinal>::max()),
                  NotSupported, "kelp::dist::DistCrsMatrix: " << ghost_global_.size() << " ghost columns exceed Ordinal");
   });

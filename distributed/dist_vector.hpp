@@ -7,7 +7,7 @@
 /// new_of_old: a permutation of 0..n-1 (global entry i of the original numbering is entry
 /// new_of_old[i] of the distributed numbering); empty = identity. Only `root` reads it and the
 /// global vector; every rank passes the same partition. Errors are collective (every rank
-/// throws the same error, see collective_check.hpp).
+/// throws the same error, see collective_error.hpp).
 ///
 /// Example:
 ///   auto b_local = dist::scatter_vector<double>(comm, A.row_partition(), b_on_rank0, new_of_old);
@@ -19,7 +19,7 @@
 #include <limits>
 #include <vector>
 
-#include "kelp/distributed/collective_check.hpp"
+#include "kelp/distributed/collective_error.hpp"
 #include "kelp/distributed/local_rows.hpp"
 #include "kelp/distributed/mpi_reduction.hpp"
 #include "kelp/kernels/core/types.hpp"
@@ -47,7 +47,7 @@ inline void check_transfer(MPI_Comm comm, const RowPartition& part, std::size_t 
   MPI_Comm_size(comm, &size);
   require_same_on_all_ranks(comm, {static_cast<std::int64_t>(part.offsets.size()), fingerprint(part.offsets)},
                             std::string(where) + ": the partition");
-  collective_check(comm, [&] {
+  collective_try(comm, where, [&] {
     KELP_REQUIRE(part.num_ranks() == size, InvalidArgument,
                  where << ": the partition is over " << part.num_ranks() << " ranks, the communicator has " << size);
     KELP_REQUIRE(part.global_size() <= std::numeric_limits<int>::max(), NotSupported,

@@ -331,7 +331,7 @@ TEST(DistCrsMatrix, BadColumnOnOneRankThrowsTheSameErrorEverywhere) {
   } catch (const InvalidArgument& e) {
     message = e.what();
   }
-  EXPECT_NE(message.find("rank " + std::to_string(bad_rank) + " of " + std::to_string(num_ranks())), std::string::npos) << message;
+  EXPECT_NE(message.find("rank " + std::to_string(bad_rank) + ": "), std::string::npos) << message;
   EXPECT_NE(message.find("column index 1005"), std::string::npos) << message;
   expect_same_message_on_all_ranks(message);
 }

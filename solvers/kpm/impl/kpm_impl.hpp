@@ -11,6 +11,7 @@
 #include "kelp/kernels/blas1/norms.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
+#include "kelp/solvers/kpm/impl/kpm_moment_helpers.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
 
 namespace kelp::solvers {
@@ -54,35 +55,17 @@ inline double tridiagonal_eigenvalue(const std::vector<double>& a, const std::ve
 template <class Scalar>
 using KpmBlock = MultiVectorView<Scalar, Kokkos::LayoutRight>;
 
-/// mu_{2m} = 2 eta_{2m} - mu_0, mu_{2m+1} = 2 eta_{2m+1} - mu_1 (stores only m < num_moments).
-inline void store_moment_pair(double* mu, int num_moments, int m, double vv, double wv) {
-  if (2 * m < num_moments) mu[2 * m] = 2.0 * vv - mu[0];
-  if (2 * m + 1 < num_moments) mu[2 * m + 1] = 2.0 * wv - mu[1];
-}
-
 /// Naive KPM for one vector v (paper Fig. 3): SpMV, then axpy/scal/axpy and nrm2/dot as separate
 /// kernels. Per product ~ N_nzr (S_d + S_i) + 13 S_d bytes per row.
 template <class Scalar>
 void moments_naive(const CrsMatrix<Scalar>& H, kernels::SpmvHandle<CrsMatrix<Scalar>>& handle,
                    const KpmScaling& s, VectorView<Scalar> v, VectorView<Scalar> w,
                    VectorView<Scalar> u, int num_moments, double* mu) {
-  const double inv_a = 1.0 / s.half_width;
-  // v_1 = H~ v_0 = (H v - b v) / a
-  kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, v, Scalar(0), u);  // u = H v
-  kernels::axpby(Scalar(-s.center), v, Scalar(1), u);     // u = u - b v
-  kernels::axpby(Scalar(inv_a), u, Scalar(0), w);         // w = u / a
-  mu[0] = ScalarTraits<Scalar>::real(kernels::dot(v, v));  // mu_0 = <v_0|v_0>
-  if (num_moments > 1) mu[1] = ScalarTraits<Scalar>::real(kernels::dot(w, v));  // <v_1|v_0>
-  for (int m = 1; 2 * m < num_moments; ++m) {
-    std::swap(v, w);                                        // v = v_m, w = v_{m-1}
-    kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, v, Scalar(0), u);
-    kernels::axpby(Scalar(-s.center), v, Scalar(1), u);   // u = (H - b) v_m
-    kernels::scal(Scalar(-1), w);                          // w = -v_{m-1}
-    kernels::axpby(Scalar(2 * inv_a), u, Scalar(1), w);   // w = v_{m+1} = 2 H~ v_m - v_{m-1}
-    const double vv = ScalarTraits<Scalar>::real(kernels::dot(v, v));
-    const double wv = ScalarTraits<Scalar>::real(kernels::dot(w, v));
-    store_moment_pair(mu, num_moments, m, vv, wv);
-  }
+  naive_recurrence(
+      [&](const VectorView<Scalar>& x, const VectorView<Scalar>& y) {
+        kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, x, Scalar(0), y);
+      },
+      s, v, w, u, num_moments, mu);
 }
 
 /// One augmented SpMV on exec; returns (<v|v>, Re <w|v>).
@@ -186,24 +169,6 @@ void copy_columns(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from,
                        Kokkos::RangePolicy<Exec>(0, to.extent(0)), KOKKOS_LAMBDA(const long long i) {
                          for (long long c = 0; c < count; ++c) to(i, c) = from(i, first + c);
                        });
-}
-
-/// NumericalError when a moment of vector r is not finite or exceeds |mu_0| (1 + tolerance):
-/// |T_m(x)| <= 1 on [-1, 1], so only a spectrum outside the scaled interval lets moments grow.
-inline void check_growth(const KpmMoments& moments, const KpmScaling& s, double tolerance) {
-  for (int r = 0; r < moments.num_vectors; ++r) {
-    const double mu0 = std::abs(moments.at(r, 0));
-    for (int m = 0; m < moments.num_moments; ++m) {
-      const double mu = moments.at(r, m);
-      KELP_REQUIRE(std::isfinite(mu) && std::abs(mu) <= mu0 * (1.0 + tolerance), NumericalError,
-                   "kelp::solvers::kpm_moments: moment " << m << " of vector " << r << " is " << mu
-                       << ", larger than mu_0 = " << mu0 << " (tolerance " << tolerance
-                       << "): the scaling interval [" << s.to_energy(-1.0) << ", "
-                       << s.to_energy(1.0)
-                       << "] does not enclose the spectrum; widen the bounds (safety_margin, "
-                          "bounds: gershgorin)");
-    }
-  }
 }
 
 }  // namespace impl
