@@ -71,7 +71,7 @@ std::string replace(std::string text, const std::string& from, const std::string
 
 TEST(Config, UnknownTopLevelKeyNamesLineAndAllowedKeys) {
   expect_config_error(std::string(valid_config) + "solvr: {}\n",
-                      ":12:1: unknown key 'solvr'; allowed: [task, problem, solver, eigen, dos, output]");
+                      ":12:1: unknown key 'solvr'; allowed: [task, problem, solver, eigen, dos, output, distribution]");
 }
 
 TEST(Config, UnknownSolverKeyNamesPathAndAllowedKeys) {
@@ -179,7 +179,7 @@ TEST(Config, SectionThatIsNotAMapIsAnError) {
   expect_config_error(replace(valid_config, "output:\n  monitor_every: 0\n", "output: 5\n"),
                       ":10:9: output: expected a map with keys [monitor_every, print_config, "
                       "fail_on_no_convergence, report, solution], got '5'");
-  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [task, problem, solver, eigen, dos, output]");
+  expect_config_error("- 1\n- 2\n", ":1:1: expected a map with keys [task, problem, solver, eigen, dos, output, distribution]");
 }
 
 // --- Missing required values ---------------------------------------------------------------------
@@ -192,7 +192,7 @@ TEST(Config, MissingGeneratorSizeListsAllowedKeys) {
 
 TEST(Config, MissingSectionAndTypeAreErrors) {
   expect_config_error("problem:\n  generator: {type: laplace1d, nx: 4}\n",
-                      ":1:1: missing required key 'solver'; allowed: [task, problem, solver, eigen, dos, output]");
+                      ":1:1: missing required key 'solver'; allowed: [task, problem, solver, eigen, dos, output, distribution]");
   expect_config_error(replace(valid_config, "  type: cg\n", ""),
                       ":5:3: solver: missing required key 'type'; allowed: [cg, gmres, fgmres, bicgstab]");
 }
@@ -274,7 +274,7 @@ TEST(Config, MissingFileIsAFileError) {
 }
 
 TEST(Config, EmptyFileIsAnError) {
-  expect_config_error("", ": expected a map with keys [task, problem, solver, eigen, dos, output]");
+  expect_config_error("", ": expected a map with keys [task, problem, solver, eigen, dos, output, distribution]");
 }
 
 // --- Overrides -----------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ TEST(ConfigOverride, UnknownKeyNamesTheOverride) {
       "allowed: [type, damping]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solvers.type=cg"}); },
-      "--set solvers.type=cg: unknown key 'solvers'; allowed: [task, problem, solver, eigen, dos, output]");
+      "--set solvers.type=cg: unknown key 'solvers'; allowed: [task, problem, solver, eigen, dos, output, distribution]");
 }
 
 TEST(ConfigOverride, BadValueNamesTheOverride) {

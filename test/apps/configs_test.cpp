@@ -108,6 +108,7 @@ TEST(Configs, EveryConfigConvergesOnASmallProblem) {
     const auto config = solvers::load_run_config(file, small_problem_overrides(file));
     if (config.task.type == solvers::TaskKind::eigen) continue;  // test/apps/eigen_task_test.cpp
     if (config.task.type == solvers::TaskKind::dos) continue;  // test/apps/dos_task_test.cpp
+    if (config.distributed) continue;  // under mpirun: test/apps/dist_run_test.sh (apps_dist_run)
     const double tolerance = config.solver.write()["relative_tolerance"].as<double>();
     const double rounding = 100 * scalar_epsilon(config.problem.scalar);
     std::ostringstream out;

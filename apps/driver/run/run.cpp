@@ -13,6 +13,7 @@
 
 #include "kelp/apps/driver/run/eigen_task.hpp"
 #include "kelp/apps/driver/run/dos_task.hpp"
+#include "kelp/apps/driver/run/dist_solve_task.hpp"
 #include "kelp/apps/driver/run/solve_task.hpp"
 
 namespace kelp::solvers {
@@ -40,6 +41,17 @@ void output_fields(FieldVisitor& v, OutputParams& params) {
   v.field("solution", params.solution);
 }
 
+const config::Choices<PartitionMethod>& partition_methods() {
+  static const config::Choices<PartitionMethod> choices{{PartitionMethod::rows, "rows"},
+                                                        {PartitionMethod::nonzeros, "nonzeros"},
+                                                        {PartitionMethod::metis, "metis"}};
+  return choices;
+}
+
+void distribution_fields(FieldVisitor& v, DistributionParams& params) {
+  v.field("partition", params.partition, partition_methods());
+}
+
 const std::vector<TaskEntry>& task_table() {
   static const std::vector<TaskEntry> table{
       {TaskKind::solve, "solve A x = b with the configured solver", run_solve_task},
@@ -51,9 +63,9 @@ const std::vector<TaskEntry>& task_table() {
 
 RunConfig parse_run_config(const config::ConfigNode& root) {
   if (root.is_null() || !root.is_map()) {
-    root.fail("expected a map with keys [task, problem, solver, eigen, dos, output]");
+    root.fail("expected a map with keys [task, problem, solver, eigen, dos, output, distribution]");
   }
-  root.expect_keys({"task", "problem", "solver", "eigen", "dos", "output"});
+  root.expect_keys({"task", "problem", "solver", "eigen", "dos", "output", "distribution"});
   RunConfig config;
   if (const auto task = root.find("task")) {
     if (task->is_scalar()) {  // shorthand: "task: solve" means {type: solve}
@@ -79,6 +91,12 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
   if (const auto output = root.find("output")) {
     config::read_params(*output, config.output, output_fields);
   }
+  if (const auto distribution = root.find("distribution")) {
+    if (config.task.type != TaskKind::solve) distribution->fail("the distribution section needs task: solve");
+    if (distribution->is_null() || !distribution->is_map()) distribution->fail("expected a map {partition: ...}");
+    config::read_params(*distribution, config.distribution, distribution_fields);
+    config.distributed = true;
+  }
   return config;
 }
 
@@ -94,6 +112,7 @@ YAML::Node write_run_config(const RunConfig& config) {
     out["dos"] = config::write_params(config.dos, dos_config_fields);
   }
   out["output"] = config::write_params(config.output, output_fields);
+  if (config.distributed) out["distribution"] = config::write_params(config.distribution, distribution_fields);
   return out;
 }
 
@@ -136,6 +155,8 @@ void check_output_paths(const RunConfig& config) {
 }
 
 RunResult run(const RunConfig& config, std::ostream& out) {
+  // Under MPI the distributed task does it all (only rank 0 checks and writes files).
+  if (config.distributed) return run_distributed_solve(config, out);
   check_output_paths(config);
   if (config.output.print_config) {
     out << "# effective configuration\n" << effective_config(config) << "\n";

@@ -71,6 +71,21 @@ struct OutputParams {
 };
 void output_fields(config::FieldVisitor& v, OutputParams& params);
 
+/// How `distribution.partition` assigns rows to MPI ranks (issue 14).
+enum class PartitionMethod { rows, nonzeros, metis };
+/// Names of PartitionMethod in configurations: rows, nonzeros, metis.
+const config::Choices<PartitionMethod>& partition_methods();
+
+/// The `distribution` section: present = run under MPI (kelp run under mpirun), one block of
+/// rows per rank, preconditioner on each rank's local block (block Jacobi / additive Schwarz
+/// without overlap). See docs/architecture.md, "kelp run under mpirun".
+struct DistributionParams {
+  /// rows (default): contiguous, equal row counts; nonzeros: contiguous, equal entry counts;
+  /// metis: METIS graph partition (renumbered; the solution is written in the original order).
+  PartitionMethod partition = PartitionMethod::rows;
+};
+void distribution_fields(config::FieldVisitor& v, DistributionParams& params);
+
 /// A parsed configuration.
 struct RunConfig {
   TaskParams task;
@@ -82,6 +97,9 @@ struct RunConfig {
   EigenConfig eigen;
   /// The `dos` section (task dos only; see dos_config.hpp).
   DosConfig dos;
+  /// True when the configuration has a `distribution` section (task solve under MPI).
+  bool distributed = false;
+  DistributionParams distribution;
 };
 
 /// Parses a whole configuration (the document root). @throws ConfigError

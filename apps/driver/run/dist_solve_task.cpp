@@ -1,0 +1,340 @@
+#include "kelp/apps/driver/run/dist_solve_task.hpp"
+
+#include <ostream>
+
+#include "kelp/kernels/core/error.hpp"
+
+#ifdef KELP_HAVE_MPI
+#include <mpi.h>
+
+#include <cmath>
+#include <functional>
+#include <iomanip>
+#include <memory>
+#include <streambuf>
+
+#include "kelp/apps/driver/registry/components/cg.hpp"
+#include "kelp/apps/driver/registry/components/generators.hpp"
+#include "kelp/apps/driver/registry/components/krylov.hpp"
+#include "kelp/apps/driver/run/task_common.hpp"
+#include "kelp/distributed/collective_error.hpp"
+#include "kelp/distributed/dist_crs_matrix.hpp"
+#include "kelp/distributed/dist_vector.hpp"
+#include "kelp/distributed/generators.hpp"
+#include "kelp/distributed/mpi_reduction.hpp"
+#include "kelp/distributed/partition.hpp"
+#include "kelp/distributed/read_matrix_market.hpp"
+#include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
+#endif
+
+namespace kelp::solvers {
+
+#ifndef KELP_HAVE_MPI
+
+RunResult run_distributed_solve(const RunConfig&, std::ostream&) {
+  KELP_THROW(NotSupported, "kelp::solvers::run: the configuration has a distribution section, but this kelp "
+                           "was built without MPI (configure with -DKELP_ENABLE_MPI=ON)");
+}
+
+#else
+
+namespace {
+
+using task::Clock;
+using task::sci;
+using task::seconds_since;
+constexpr const char* where = "kelp::solvers::run_distributed_solve";
+
+/// Finalises MPI at exit when kelp initialised it (after main's Kokkos scope guard is gone).
+struct MpiSession {
+  bool owned = false;
+  ~MpiSession() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (owned && !finalized) MPI_Finalize();
+  }
+};
+
+void ensure_mpi() {
+  static MpiSession session;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    MPI_Init(nullptr, nullptr);
+    session.owned = true;
+  }
+}
+
+/// Ranks other than 0 print nothing.
+struct NullBuffer : std::streambuf {
+  int overflow(int c) override { return c; }
+};
+
+/// This rank's rows of the configured matrix, rows balanced over the ranks.
+template <class Scalar>
+dist::LocalRows<Scalar> build_rows(const ProblemConfig& problem, MPI_Comm comm, std::string& description) {
+  if (problem.generator.empty()) {
+    description = "matrix " + problem.matrix.file;
+    return dist::read_matrix_market<Scalar>(problem.matrix.file, comm);
+  }
+  const ComponentSpec& g = problem.generator;
+  description = g.summary();
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const auto balanced = [size](long long n) { return dist::RowPartition::balanced(n, size); };
+  const std::string& type = g.type();
+  if (type == "laplace1d") {
+    const auto& p = g.params<components::Laplace1dParams>();
+    return dist::laplace1d<Scalar>(p.nx, balanced(p.nx), rank);
+  }
+  if (type == "laplace2d" || type == "laplace2d_9pt") {
+    const auto& p = g.params<components::Laplace2dParams>();
+    return type == "laplace2d" ? dist::laplace2d<Scalar>(p.nx, p.ny, balanced(p.nx * p.ny), rank)
+                               : dist::laplace2d_9pt<Scalar>(p.nx, p.ny, balanced(p.nx * p.ny), rank);
+  }
+  if (type == "laplace3d" || type == "laplace3d_27pt") {
+    const auto& p = g.params<components::Laplace3dParams>();
+    const auto rows = balanced(p.nx * p.ny * p.nz);
+    return type == "laplace3d" ? dist::laplace3d<Scalar>(p.nx, p.ny, p.nz, rows, rank)
+                               : dist::laplace3d_27pt<Scalar>(p.nx, p.ny, p.nz, rows, rank);
+  }
+  KELP_THROW(NotSupported, where << ": problem.generator " << type
+                                 << " has no distributed version here (laplace1d, laplace2d, laplace2d_9pt, "
+                                    "laplace3d, laplace3d_27pt, or a matrix file)");
+}
+
+/// A solver over MPI reductions, type-erased (Cg, Gmres and Bicgstab share no solve() base).
+template <class Scalar>
+struct DistSolver {
+  std::function<SolveResult(ConstConfigVector<Scalar>, ConfigVector<Scalar>)> solve;
+  std::function<void(IterationMonitor)> set_monitor;
+  std::function<std::string()> summary;
+};
+
+template <class Method, class Scalar, class Params>
+DistSolver<Scalar> erase(std::shared_ptr<const ConfigOperator<Scalar>> A, PreconditionerPointer<Scalar> M,
+                         const Params& params, MPI_Comm comm) {
+  auto s = std::make_shared<Method>(std::move(A), std::move(M), params, dist::MpiReduction(comm));
+  return {[s](ConstConfigVector<Scalar> b, ConfigVector<Scalar> x) { return s->solve(b, x); },
+          [s](IterationMonitor m) { s->set_monitor(std::move(m)); }, [s] { return s->summary(); }};
+}
+
+/// The solver of the configuration over MPI reductions (cg, gmres, bicgstab).
+template <class Scalar>
+DistSolver<Scalar> make_solver(const ComponentSpec& spec, std::shared_ptr<const ConfigOperator<Scalar>> A,
+                               PreconditionerPointer<Scalar> M, MPI_Comm comm) {
+  using R = dist::MpiReduction;
+  const std::string& type = spec.type();
+  if (type == "cg") {
+    const auto& c = spec.params<components::CgConfig>();
+    switch (c.params.variant) {
+      case CgVariant::single_reduction:
+        return erase<CgSingleReduction<Scalar, ConfigDevice, R>>(A, M, c.params, comm);
+      case CgVariant::flexible:
+        return erase<FlexibleCg<Scalar, ConfigDevice, R>>(A, M, c.params, comm);
+      case CgVariant::standard: break;
+    }
+    return erase<Cg<Scalar, ConfigDevice, R>>(A, M, c.params, comm);
+  }
+  if (type == "gmres") {
+    return erase<Gmres<Scalar, ConfigDevice, R>>(A, M, spec.params<components::GmresConfig>().params, comm);
+  }
+  if (type == "bicgstab") {
+    return erase<Bicgstab<Scalar, ConfigDevice, R>>(A, M, spec.params<components::BicgstabConfig>().params, comm);
+  }
+  KELP_THROW(NotSupported, where << ": solver " << type << " has no distributed version here (cg, gmres, bicgstab)");
+}
+
+const ComponentSpec& preconditioner_of(const ComponentSpec& spec) {
+  if (spec.type() == "cg") return spec.params<components::CgConfig>().preconditioner;
+  if (spec.type() == "gmres") return spec.params<components::GmresConfig>().preconditioner;
+  if (spec.type() == "bicgstab") return spec.params<components::BicgstabConfig>().preconditioner;
+  KELP_THROW(NotSupported, where << ": solver " << spec.type() << " has no distributed version here (cg, gmres, bicgstab)");
+}
+
+/// ||b - A x|| over all ranks, with its own distributed SpMV.
+template <class Scalar>
+double true_residual_norm(const dist::DistCrsMatrix<Scalar>& A, ConstConfigVector<Scalar> b,
+                          ConstConfigVector<Scalar> x) {
+  ConfigVector<Scalar> r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::run::residual"), b.extent(0));
+  Kokkos::deep_copy(r, b);
+  A.apply(x, r, Scalar(-1), Scalar(1));
+  const double local = static_cast<double>(kernels::nrm2(r));
+  double local_sq = local * local, global_sq = 0;
+  MPI_Allreduce(&local_sq, &global_sq, 1, MPI_DOUBLE, MPI_SUM, A.communicator());
+  return std::sqrt(global_sq);
+}
+
+template <class Scalar>
+RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
+  RunResult result;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const ProblemConfig& pc = config.problem;
+  const std::string rhs = pc.rhs.type(), guess = pc.initial_guess.type();
+  KELP_REQUIRE(rhs == "ones" || rhs == "A_times_ones", NotSupported,
+               where << ": problem.rhs " << rhs << " has no distributed version here (ones, A_times_ones)");
+  KELP_REQUIRE(guess == "zero", NotSupported,
+               where << ": problem.initial_guess " << guess << " has no distributed version here (zero)");
+
+  auto start = Clock::now();
+  std::string matrix;
+  dist::LocalRows<Scalar> rows = build_rows<Scalar>(pc, comm, matrix);
+  dist::require_all(comm, rows.global_rows == rows.global_cols,
+                    "problem.matrix " + matrix + " is not square", where);
+  std::vector<dist::GlobalOrdinal> new_of_old;  // empty: the original numbering
+  switch (config.distribution.partition) {
+    case PartitionMethod::rows: break;
+    case PartitionMethod::nonzeros: {
+      const auto parts = dist::balanced_by_nonzeros(comm, rows);
+      rows = dist::redistribute(comm, rows, parts, parts);
+      break;
+    }
+    case PartitionMethod::metis: {
+      auto parts = dist::partition_metis(comm, rows);
+      rows = dist::renumber(comm, rows, parts);
+      new_of_old = std::move(parts.new_of_old);
+      break;
+    }
+  }
+  auto A = std::make_shared<dist::DistCrsMatrix<Scalar>>(comm, rows);
+  auto op = std::make_shared<const dist::DistOperator<Scalar>>(A);
+  const auto n_local = static_cast<std::size_t>(A->num_local_rows());
+  ConfigVector<Scalar> b("kelp::run::b", n_local);
+  Kokkos::deep_copy(b, Scalar(1));
+  if (rhs == "A_times_ones") {
+    ConfigVector<Scalar> ones("kelp::run::ones", n_local);
+    Kokkos::deep_copy(ones, Scalar(1));
+    A->apply(ones, b);
+  }
+  result.problem_seconds = seconds_since(start);
+  long long nnz_local = static_cast<long long>(A->local_nnz()), nnz = 0;
+  MPI_Allreduce(&nnz_local, &nnz, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  ProblemDescription& d = result.problem;
+  d.matrix = matrix;
+  d.matrix_name = matrix;
+  d.rhs = pc.rhs.summary();
+  d.initial_guess = pc.initial_guess.summary();
+  d.scalar = pc.scalar;
+  d.num_rows = static_cast<long long>(A->global_rows());
+  d.nnz = nnz;
+  out << "problem: " << d.matrix << "\n"
+      << "  rows " << d.num_rows << ", nnz " << d.nnz << ", scalar " << to_string(d.scalar) << ", rhs " << d.rhs
+      << ", initial guess " << d.initial_guess << "  (built in " << std::fixed << std::setprecision(3)
+      << result.problem_seconds << " s)\n"
+      << std::defaultfloat;
+  out << "distribution: " << size << " ranks, partition "
+      << partition_methods().name(config.distribution.partition) << "\n";
+
+  // The preconditioner works on this rank's local block only (block Jacobi over the ranks,
+  // additive Schwarz without overlap); it is local work, so its errors are made collective.
+  const auto& local = A->local_block();
+  PreconditionerPointer<Scalar> M;
+  start = Clock::now();
+  dist::collective_try(comm, where, [&] {
+    M = preconditioner_registry().build<Scalar>(preconditioner_of(config.solver),
+                                                NamedMatrix<Scalar>{local, matrix + " (local block)"});
+    M->setup_symbolic(local);
+  });
+  result.setup_symbolic_seconds = seconds_since(start);
+  auto solver = make_solver<Scalar>(config.solver, op, M, comm);
+  result.solver_summary = solver.summary() + " (preconditioner on each rank's local block)";
+  out << "solver: " << result.solver_summary << "\n";
+  const int every = config.output.monitor_every;
+  if (every > 0) {
+    solver.set_monitor([&out, every](int iteration, double residual, double relative) {
+      if (iteration % every == 0) {
+        char line[128];
+        std::snprintf(line, sizeof line, "iter %5d  residual %.3e  relative %.3e", iteration, residual, relative);
+        out << line << "\n";
+      }
+    });
+  }
+
+  Solution<Scalar> solution;
+  ConfigVector<Scalar> x("kelp::run::x", n_local);
+  bool all_converged = true;
+  for (int rep = 0; rep < config.task.repeat; ++rep) {
+    Repetition repetition;
+    start = Clock::now();
+    dist::collective_try(comm, where, [&] { M->setup_numeric(local); });
+    repetition.setup_numeric_seconds = seconds_since(start);
+    Kokkos::deep_copy(x, Scalar(0));
+    start = Clock::now();
+    repetition.solve = solver.solve(b, x);
+    repetition.solve_seconds = seconds_since(start);
+    all_converged = all_converged && repetition.solve.converged();
+    result.setup_numeric_seconds += repetition.setup_numeric_seconds;
+    result.solve_seconds += repetition.solve_seconds;
+    result.repetitions.push_back(std::move(repetition));
+  }
+  result.solve = result.repetitions.back().solve;
+  const double rhs_norm = result.solve.rhs_norm;
+  result.true_residual_norm = true_residual_norm<Scalar>(*A, b, x);
+  result.true_relative_residual = rhs_norm > 0 ? result.true_residual_norm / rhs_norm : result.true_residual_norm;
+  result.exit_code =
+      all_converged || !config.output.fail_on_no_convergence ? ExitCode::success : ExitCode::not_converged;
+
+  out << "summary:\n"
+      << "  iterations              " << result.solve.iterations << "\n"
+      << "  stop reason             " << to_string(result.solve.reason)
+      << (result.solve.converged() ? "" : "  (NOT converged)") << "\n"
+      << "  true relative residual  " << sci(result.true_relative_residual) << "  (||b - A x|| / ||b||, recomputed)\n"
+      << "  solve time              " << std::fixed << std::setprecision(3) << result.solve_seconds << " s\n"
+      << std::defaultfloat;
+
+  // The solution in the original numbering, on rank 0 only.
+  const std::vector<Scalar> global = dist::gather_vector(comm, A->col_partition(), x, new_of_old);
+  if (rank == 0) {
+    solution.x = ConfigVector<Scalar>("kelp::run::x_global", global.size());
+    auto host = Kokkos::create_mirror_view(solution.x);
+    for (std::size_t i = 0; i < global.size(); ++i) host(i) = global[i];
+    Kokkos::deep_copy(solution.x, host);
+  }
+  if (!config.output.solution.empty()) {
+    dist::collective_try(comm, where, [&] {
+      if (rank == 0) {
+        io::write_dense_matrix_market(config.output.solution, solution.x,
+                                      "kelp solution of " + d.matrix + ", rhs " + d.rhs + ", scalar " +
+                                          to_string(d.scalar) + ", " + std::to_string(size) + " ranks");
+      }
+    });
+    out << "solution: " << config.output.solution << "\n";
+  }
+  result.solution = std::move(solution);
+  return result;
+}
+
+}  // namespace
+
+RunResult run_distributed_solve(const RunConfig& config, std::ostream& out) {
+  ensure_mpi();
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  NullBuffer null_buffer;
+  std::ostream null_out(&null_buffer);
+  std::ostream& o = rank == 0 ? out : null_out;
+  dist::collective_try(comm, where, [&] {
+    if (rank == 0) check_output_paths(config);
+  });
+  if (config.output.print_config) o << "# effective configuration\n" << effective_config(config) << "\n";
+  RunResult result = dispatch_scalar(config.problem.scalar, [&](auto tag) {
+    return solve<typename decltype(tag)::type>(config, o, comm);
+  });
+  if (!config.output.report.empty()) {
+    dist::collective_try(comm, where, [&] {
+      if (rank == 0) write_report(config.output.report, config, result);
+    });
+    o << "report: " << config.output.report << "\n";
+  }
+  o.flush();
+  return result;
+}
+
+#endif
+
+}  // namespace kelp::solvers

@@ -1,0 +1,57 @@
+// The `distribution` section of a run configuration (kelp run under mpirun, issue 14): parsed,
+// written back, absent = serial; unknown keys and bad values are ConfigErrors naming the path.
+// The distributed run itself is tested under mpirun by test/apps/dist_run_test.sh.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kelp/apps/driver/run/run.hpp"
+#include "test/support/expect.hpp"
+
+namespace kelp {
+namespace {
+
+using config::ConfigDocument;
+using solvers::PartitionMethod;
+
+const std::string base =
+    "problem:\n"
+    "  generator: {type: laplace2d, nx: 4, ny: 4}\n"
+    "solver: {type: cg}\n";
+
+solvers::RunConfig parse(const std::string& text) {
+  return solvers::parse_run_config(ConfigDocument::from_string(text, "text.yaml").root());
+}
+
+TEST(DistributionConfig, AbsentSectionIsSerial) {
+  const auto config = parse(base);
+  EXPECT_FALSE(config.distributed);
+  EXPECT_EQ(solvers::effective_config(config).find("distribution"), std::string::npos);
+}
+
+TEST(DistributionConfig, PartitionDefaultsToRowsAndRoundTrips) {
+  EXPECT_EQ(parse(base + "distribution: {}\n").distribution.partition, PartitionMethod::rows);
+  for (const char* name : {"rows", "nonzeros", "metis"}) {
+    const auto config = parse(base + "distribution: {partition: " + name + "}\n");
+    EXPECT_TRUE(config.distributed);
+    EXPECT_EQ(solvers::partition_methods().name(config.distribution.partition), name);
+    const std::string printed = solvers::effective_config(config);
+    EXPECT_EQ(solvers::effective_config(parse(printed)), printed);
+  }
+}
+
+TEST(DistributionConfig, BadKeysAndValuesAreConfigErrors) {
+  test::expect_throw_containing<ConfigError>([] { parse(base + "distribution: {parts: 2}\n"); },
+                                             "distribution: unknown key 'parts'");
+  test::expect_throw_containing<ConfigError>([] { parse(base + "distribution: {partition: bogus}\n"); },
+                                             "unknown value 'bogus'; allowed: [rows, nonzeros, metis]");
+  test::expect_throw_containing<ConfigError>([] { parse(base + "distribution: {partition: [1]}\n"); },
+                                             "distribution.partition");
+  test::expect_throw_containing<ConfigError>([] { parse(base + "distribution: rows\n"); },
+                                             "distribution");
+  test::expect_throw_containing<ConfigError>(
+      [] { parse(base + "task: eigen\neigen: {}\ndistribution: {}\n"); }, "needs task: solve");
+}
+
+}  // namespace
+}  // namespace kelp
