@@ -58,27 +58,42 @@ void three_dots(const X1& x1, const Y1& y1, const X2& x2, const Y2& y2, const X3
 /// with a diagonal preconditioner (inverse_diagonal not empty) also u = D^{-1} r.
 /// first = true starts the directions (p = u, s = w) without reading p and s, which may hold
 /// garbage (0 * NaN is NaN). One pass: reads u, w, p, s, x, r (+ D^{-1}), writes p, s, x, r (+ u).
+/// A named functor, not a lambda: the update is instantiated identically in the CG-variant ETI
+/// files and in every file that builds a CgSingleReduction with another reduction policy (the
+/// distributed run task), and nvcc's extended lambdas must not be (docs/conventions.md, 11).
+template <class Vector, class ConstVector>
+struct SingleReductionUpdate {
+  using Scalar = typename Vector::non_const_value_type;
+  bool first;
+  bool fuse_diagonal;
+  Scalar alpha, beta;
+  Vector u;
+  ConstVector w, inverse_diagonal;
+  Vector p, s, x, r;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    const Scalar pi = first ? u(i) : u(i) + beta * p(i);
+    const Scalar si = first ? w(i) : w(i) + beta * s(i);
+    p(i) = pi;
+    s(i) = si;
+    x(i) += alpha * pi;
+    const Scalar ri = r(i) - alpha * si;
+    r(i) = ri;
+    if (fuse_diagonal) u(i) = inverse_diagonal(i) * ri;
+  }
+};
+
 template <class Vector, class ConstVector>
 void single_reduction_update(bool first, typename Vector::non_const_value_type alpha,
                              typename Vector::non_const_value_type beta, const Vector& u,
                              const ConstVector& w, const ConstVector& inverse_diagonal,
                              const Vector& p, const Vector& s, const Vector& x, const Vector& r) {
-  using Scalar = typename Vector::non_const_value_type;
   using Exec = typename Vector::execution_space;
   const bool fuse_diagonal = inverse_diagonal.extent(0) == r.extent(0);
-  Kokkos::parallel_for(
-      "kelp::solvers::CgSingleReduction::update",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(0, x.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const Scalar pi = first ? u(i) : u(i) + beta * p(i);
-        const Scalar si = first ? w(i) : w(i) + beta * s(i);
-        p(i) = pi;
-        s(i) = si;
-        x(i) += alpha * pi;
-        const Scalar ri = r(i) - alpha * si;
-        r(i) = ri;
-        if (fuse_diagonal) u(i) = inverse_diagonal(i) * ri;
-      });
+  Kokkos::parallel_for("kelp::solvers::CgSingleReduction::update",
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(0, x.extent(0)),
+                       SingleReductionUpdate<Vector, ConstVector>{first, fuse_diagonal, alpha, beta, u, w,
+                                                                  inverse_diagonal, p, s, x, r});
 }
 
 }  // namespace kelp::solvers::impl
