@@ -4,7 +4,8 @@
     python3 apps/plot/kelp_plot.py REPORT.json [REPORT.json ...] -o plot.png [--title TEXT]
 
 Each report is drawn by the plotter of its `task` field (kinds/<task>.py): `solve` draws the
-residual norm per iteration, `eigen` the residual norm of each eigenpair per iteration. Reports of
+residual norm per iteration, `eigen` the residual norm of each eigenpair per iteration, `dos` the
+KPM density of states rho(E) with its stochastic error band. Reports of
 the same task share one panel (one line per report, or per eigenpair); reports of different tasks
 get a panel each. A new report kind is a new module in kinds/ (see kinds/__init__.py); nothing
 here changes.
@@ -90,7 +91,7 @@ def main(argv=None):
     if args.title:
         figure.suptitle(args.title)
     figure.tight_layout()
-    figure.savefig(args.output, format="png", dpi=100)
+    figure.savefig(args.output, format="png", dpi=100, bbox_inches="tight")  # legends below axes
     plt.close(figure)
     return 0
 

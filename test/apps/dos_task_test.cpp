@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -56,7 +57,7 @@ TEST(DosTask, EveryDosConfigRunsOnASmallProblem) {
 
     ASSERT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
     const auto& d = result.dos.result;
-    EXPECT_NEAR(integral(d), 1.0, 0.02);  // the default grid spans the scaled interval
+    EXPECT_NEAR(integral(d), 1.0, 0.02);  // the default grid spans the spectral bounds
     for (double rho : d.density) EXPECT_GE(rho, -1e-10);
     const auto json = nlohmann::json::parse(test::read_file(report));
     EXPECT_EQ(json["task"], "dos");
@@ -68,6 +69,30 @@ TEST(DosTask, EveryDosConfigRunsOnASmallProblem) {
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 402);
   }
   EXPECT_GE(count, 1);
+}
+
+TEST(DosTask, DefaultGridSpansTheBoundsWithoutASpikeAtItsEnds) {
+  // Cubic lattice, periodic: spectrum [-6, 6], DOS ~ sqrt of the distance to the band edge
+  // there. The grid's ends are the bounds (inside the scaled interval), where rho is small; the
+  // scaled interval's ends (x = +-1) gave rho of several hundred through 1 / sqrt(1 - x^2).
+  const auto config = parse(dos_config(
+      "  generator: {type: tight_binding, nx: 8, ny: 8, nz: 8, periodic: true}\n",
+      "num_moments: 128, trace: exact, num_energies: 201"));
+  std::ostringstream out;
+  const auto result = solvers::run(config, out);
+  ASSERT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
+  const auto& d = result.dos.result;
+  ASSERT_EQ(d.energies.size(), 201u);
+  EXPECT_EQ(d.energies.front(), d.bounds.lower);
+  EXPECT_EQ(d.energies.back(), d.bounds.upper);
+  const double peak = *std::max_element(d.density.begin(), d.density.end());
+  EXPECT_GT(peak, 0.1);  // the cubic lattice's DOS peaks near 0.14 / t inside the band
+  for (std::size_t k = 0; k < d.density.size(); ++k) {
+    EXPECT_TRUE(std::isfinite(d.density[k])) << "energy " << d.energies[k];
+    EXPECT_LE(d.density[k], peak) << "energy " << d.energies[k];
+  }
+  EXPECT_LT(d.density.front(), 0.25 * peak);
+  EXPECT_LT(d.density.back(), 0.25 * peak);
 }
 
 TEST(DosTask, ImplementationsAndChainGeneratorAgree) {

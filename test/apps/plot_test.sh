@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # plot_test.sh KELP SOURCE_DIR: apps/plot/kelp-plot (kelp_plot.py) renders PNG convergence plots from real
-# `kelp run` reports (a left-preconditioned GMRES solve, a CG solve and a LOBPCG eigen solve):
+# `kelp run` reports (a left-preconditioned GMRES solve, a CG solve, a LOBPCG eigen solve and a
+# KPM density of states, alone and with another DOS in one panel):
 # one report per plot, several in one, and refuses a file that is not a report.
 # Exit 77 (skipped) only when matplotlib is missing.
 set -euo pipefail
@@ -45,7 +46,19 @@ problem:
   generator: {type: laplace2d, nx: 12, ny: 12}
 eigen: {num_eigenpairs: 3, relative_tolerance: 1.0e-6}
 YAML
-for name in gmres cg eigen; do
+cat >"$work/dos.yaml" <<'YAML'
+task: dos
+problem:
+  generator: {type: tight_binding, nx: 8, ny: 8, nz: 8, periodic: true}
+dos: {num_moments: 64, num_vectors: 4, num_energies: 81}
+YAML
+cat >"$work/dos_exact.yaml" <<'YAML'
+task: dos
+problem:
+  generator: {type: tight_binding, nx: 6, ny: 6, nz: 6, periodic: true}
+dos: {num_moments: 64, trace: exact, num_energies: 81}
+YAML
+for name in gmres cg eigen dos dos_exact; do
   "$kelp" run "$work/$name.yaml" --report "$work/$name.json" >"$work/$name.log"
 done
 
@@ -69,6 +82,9 @@ check_png "$work/one.png"
 "${plot[@]}" "$work/gmres.json" "$work/cg.json" "$work/eigen.json" -o "$work/all.png" \
   --title "plot_test"
 check_png "$work/all.png"
+# The DOS: rho(E) with its error band, two reports (stochastic and exact trace) in one panel.
+"${plot[@]}" "$work/dos.json" "$work/dos_exact.json" -o "$work/dos.png" --title "cubic lattice"
+check_png "$work/dos.png"
 
 echo '{"no": "task"}' >"$work/bad.json"
 if "${plot[@]}" "$work/bad.json" -o "$work/bad.png" 2>"$work/bad.err"; then

@@ -16,11 +16,13 @@ namespace {
 using task::Clock;
 using task::seconds_since;
 
-std::vector<double> energy_grid(const DosConfig& d, const KpmScaling& scaling) {
+std::vector<double> energy_grid(const DosConfig& d, const SpectralBounds& bounds) {
   double lo = d.energy_min, hi = d.energy_max;
-  if (lo == hi) {  // default: the scaled interval, i.e. the bounds with their margin
-    lo = scaling.to_energy(-1.0);
-    hi = scaling.to_energy(1.0);
+  // Default: the spectral bounds. Not the scaled interval (the bounds widened by the safety
+  // margin): its ends are x = +-1, where 1 / sqrt(1 - x^2) turns rounding in x into a spike.
+  if (lo == hi) {
+    lo = bounds.lower;
+    hi = bounds.upper;
   }
   std::vector<double> e(static_cast<std::size_t>(d.num_energies));
   for (int k = 0; k < d.num_energies; ++k) {
@@ -73,7 +75,7 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
     const SpectralBounds bounds = p.bounds == KpmBoundsMethod::gershgorin
                                       ? gershgorin_bounds(H)
                                       : lanczos_bounds(H, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL);
-    const auto energies = energy_grid(d, KpmScaling::from_bounds(bounds, p.safety_margin));
+    const auto energies = energy_grid(d, bounds);
     result.dos.result = kpm_dos(H, p, energies);
     result.solve_seconds = seconds_since(start);
   }
