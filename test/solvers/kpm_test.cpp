@@ -253,6 +253,54 @@ TEST(Kpm, DosOfCubicLatticeMatchesItsAnalyticSpectrum) {
   }
 }
 
+/// The density of states of the infinite simple cubic lattice with hopping 1 (band [-6, 6]):
+/// rho_3(E) = (1/pi) int_0^pi rho_2(E + 2 cos q) dq over the square lattice's
+/// rho_2(E) = K(sqrt(1 - E^2/16)) / (2 pi^2), K the complete elliptic integral of the first kind
+/// (modulus argument, std::comp_ellint_1). Midpoint rule in q: the log singularity of rho_2 at 0
+/// costs < 1e-4 of the peak with 4000 points (checked against 10^5 points).
+double cubic_lattice_dos(double E) {
+  auto square = [](double e) {
+    return std::abs(e) < 4 ? std::comp_ellint_1(std::sqrt(1 - e * e / 16)) / (2 * M_PI * M_PI)
+                           : 0.0;
+  };
+  const int nq = 4000;
+  double sum = 0;
+  for (int k = 0; k < nq; ++k) sum += square(E + 2 * std::cos((k + 0.5) * M_PI / nq));
+  return sum / nq;
+}
+
+TEST(Kpm, DosOfCubicLatticeMatchesTheAnalyticFormAwayFromVanHovePoints) {
+  // Periodic L^3 lattice: its moments below order L equal the infinite lattice's, so with 64
+  // moments the Jackson-damped KPM density differs from the analytic one by the kernel's
+  // broadening only (0.64 % of the peak at E = +-3, computed in double precision), plus the
+  // stochastic error of 8 random vectors. Van Hove points: the band edges +-6 and the kinks +-2,
+  // where the broadening rounds the analytic form off; the check stays 1 away from them.
+  const int L = 32;  // N = 32768
+  const auto H = generators::tight_binding<double>(L, L, L, 1.0, true);
+  KpmParams params;
+  params.num_moments = 64;
+  params.num_vectors = 8;
+  params.block_size = 8;
+  std::vector<double> energies;
+  for (double E : grid(-5.0, -3.0, 9)) energies.push_back(E);
+  for (double E : grid(-1.0, 1.0, 9)) energies.push_back(E);
+  for (double E : grid(3.0, 5.0, 9)) energies.push_back(E);
+
+  const auto result = solvers::kpm_dos(H, params, energies);
+
+  const double peak = cubic_lattice_dos(0.0);
+  EXPECT_NEAR(peak, 0.1427, 1e-3);  // the plateau of the cubic lattice's DOS, |E| < 2
+  for (std::size_t e = 0; e < energies.size(); ++e) {
+    const double exact = cubic_lattice_dos(energies[e]);
+    EXPECT_NEAR(result.density[e], exact, 0.015 * peak + 4 * result.density_error[e])
+        << "E = " << energies[e];
+  }
+  // The reference itself: normalised over the band.
+  double integral = 0;
+  for (int k = 0; k < 600; ++k) integral += cubic_lattice_dos(-6 + (k + 0.5) * 0.02) * 0.02;
+  EXPECT_NEAR(integral, 1.0, 2e-3);
+}
+
 TEST(Kpm, JacksonDensityIntegratesToOneAndIsNonNegative) {
   generators::TopologicalInsulatorParams p;
   p.nx = p.ny = 3;
