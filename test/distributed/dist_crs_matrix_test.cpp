@@ -568,7 +568,7 @@ template <class S>
 void check_ghost_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPartition& cols,
                       Ordinal expected_ghost_rows) {
   dist::DistCrsMatrix<S> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, my_rank()));
-  if (expected_ghost_rows >= 0) EXPECT_EQ(Ad.num_ghost_rows(), expected_ghost_rows);
+  if (expected_ghost_rows >= 0) { EXPECT_EQ(Ad.num_ghost_rows(), expected_ghost_rows); }
   check_blocks_rebuild_rows(A, rows, cols, Ad);
   check_products(A, rows, cols);
 }
@@ -588,8 +588,8 @@ TEST(DistGhostRows, OnlyTheBoundaryRowsOfA1dLaplacian) {
   check_ghost_rows(A, part, part, neighbours);
   dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, rank));
   EXPECT_EQ(Ad.ghost_block().nnz(), neighbours);
-  if (rank > 0) EXPECT_EQ(Ad.ghost_rows_host().front(), 0);
-  if (rank + 1 < num_ranks()) EXPECT_EQ(Ad.ghost_rows_host().back(), Ad.num_local_rows() - 1);
+  if (rank > 0) { EXPECT_EQ(Ad.ghost_rows_host().front(), 0); }
+  if (rank + 1 < num_ranks()) { EXPECT_EQ(Ad.ghost_rows_host().back(), Ad.num_local_rows() - 1); }
 }
 
 TEST(DistGhostRows, NoGhostRowsWhenEveryRankIsUncoupled) {
