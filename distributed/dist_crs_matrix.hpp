@@ -6,14 +6,17 @@
 /// (the domain partition). Its rows split into
 ///   - the local block: the columns this rank owns in the domain partition, local numbering;
 ///   - the ghost block: the columns owned elsewhere, numbered compactly in increasing global
-///     index, which (partitions being contiguous) is "by owner, then by global index".
+///     index, which (partitions being contiguous) is "by owner, then by global index". It is
+///     stored over its non-empty rows only (ghost_rows() gives the local row of each), so the
+///     pass after the halo arrives costs O(boundary rows + ghost entries), not O(local rows).
 /// The halo plan is built once, here: which local x entries each neighbour needs (send side)
 /// and which ghost range each neighbour fills (receive side; ghost g arrives at position g of
 /// a row-major n_ghost x k buffer, so no unpack kernel is needed).
 ///
-/// y = alpha A x + beta y:    post receives; pack x's halo entries (device kernel), copy to
-///   host staging, send; y = alpha L x + beta y; wait; copy the ghosts to the device;
-///   y += alpha G x_ghost.
+/// y = alpha A x + beta y:    pack x's halo entries (device kernel), copy to host staging,
+///   post receives, send; y = alpha L x + beta y; wait; copy the ghosts to the device;
+///   z = alpha G x_ghost over the ghost rows; y(ghost_rows(r)) += z(r) (each local row occurs
+///   at most once in the row list: no atomics, a fixed order).
 /// y = alpha op(A)^T x + beta y (transpose, conjugate_transpose): the reverse exchange.
 ///   z = alpha op(G)^T x (one row of z per ghost), copied out and sent to the ghosts' owners;
 ///   y = alpha op(L)^T x + beta y; wait; the owners add the received contributions neighbour by
@@ -23,8 +26,11 @@
 ///   order-dependent atomics: for a fixed rank and thread count the result is bitwise the same
 ///   from run to run.
 ///
-/// Staging goes through host buffers (Debian's Open MPI is not CUDA-aware); on a host build the
-/// host mirror is the device buffer itself and the copies vanish.
+/// Staging goes through host buffers (Debian's Open MPI is not CUDA-aware): on CUDA they are
+/// pinned (Kokkos::CudaHostPinnedSpace), filled and drained by asynchronous copies on the
+/// product's execution-space instance, so the copy back of the ghosts is queued behind the
+/// local product instead of blocking the host; on a host build the staging buffer is the
+/// device buffer itself and the copies vanish.
 ///
 /// Errors while building (inconsistent global sizes or partitions across ranks, a row map of
 /// the wrong size, a column index out of range) are collective: every rank throws the same
@@ -44,6 +50,8 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kelp/distributed/collective_error.hpp"
@@ -113,6 +121,25 @@ struct AddHalo {
 };
 }  // namespace impl
 
+namespace impl {
+/// Where MPI reads and writes the halo. A device memory the host can read (host builds, CUDA
+/// UVM) is used directly (separate = false: the staging view is the device buffer, no copies).
+/// Otherwise a host buffer: pinned on CUDA, so the device copies run asynchronously at full
+/// PCIe speed on the product's stream, pageable host memory on other GPU back ends.
+template <class Scalar, class Device>
+struct HaloStaging {
+  using device_memory = typename Device::memory_space;
+  static constexpr bool separate = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, device_memory>::accessible;
+#if defined(KOKKOS_ENABLE_CUDA)
+  using host_memory = std::conditional_t<std::is_same<device_memory, Kokkos::CudaSpace>::value,
+                                         Kokkos::CudaHostPinnedSpace, Kokkos::HostSpace>;
+#else
+  using host_memory = Kokkos::HostSpace;
+#endif
+  using view_type = std::conditional_t<separate, Kokkos::View<Scalar*, host_memory>, VectorView<Scalar, Device>>;
+};
+}  // namespace impl
+
 template <class Scalar, class Device = DefaultDevice>
 class DistCrsMatrix {
  public:
@@ -148,7 +175,13 @@ class DistCrsMatrix {
   /// Stored entries on this rank (local + ghost block).
   Offset local_nnz() const { return local_.nnz() + ghost_.nnz(); }
   const matrix_type& local_block() const { return local_; }
+  /// The ghost block over its non-empty rows only: num_ghost_rows() x num_ghosts(); compressed
+  /// row r is local row ghost_rows()(r) (increasing).
   const matrix_type& ghost_block() const { return ghost_; }
+  Ordinal num_ghost_rows() const { return ghost_.num_rows(); }
+  /// The local row of each row of ghost_block(), increasing (device and host copies).
+  const Kokkos::View<Ordinal*, Device>& ghost_rows() const { return ghost_rows_; }
+  const std::vector<Ordinal>& ghost_rows_host() const { return ghost_rows_host_; }
   /// The global column of each ghost column (increasing).
   const std::vector<GlobalOrdinal>& ghost_columns() const { return ghost_global_; }
   const HaloPlan<Device>& halo() const { return plan_; }
@@ -179,21 +212,26 @@ class DistCrsMatrix {
                      std::size_t k) const;
   void reserve(std::size_t k) const;
   double mark() const;
+  using staging_type = typename impl::HaloStaging<Scalar, Device>::view_type;
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   GlobalOrdinal global_rows_ = 0, global_cols_ = 0;
   RowPartition rows_, cols_;
-  matrix_type local_, ghost_;      // n x n_local_cols, n x n_ghost
-  matrix_type local_t_, ghost_t_;  // their transposes, for the transposed modes
+  matrix_type local_, ghost_;      // n x n_local_cols, n_ghost_rows x n_ghost
+  matrix_type local_t_, ghost_t_;  // transposes (ghost_t_: n_ghost x n, columns = local rows)
+  Kokkos::View<Ordinal*, Device> ghost_rows_;  // local row of each ghost_ row
+  std::vector<Ordinal> ghost_rows_host_;
   std::vector<GlobalOrdinal> ghost_global_;
+  execution_space exec_;  // every kernel and copy of a product runs on this instance
   HaloPlan<Device> plan_;
   // Analysis caches and staging buffers behind the const apply (not thread safe).
   std::unique_ptr<kernels::SpmvHandle<matrix_type>> local_handle_, ghost_handle_, local_t_handle_,
       ghost_t_handle_;
   mutable std::size_t capacity_k_ = 0;
   mutable vector_type slots_, ghosts_;  // num_send * k and num_ghost * k, row-major
-  mutable typename vector_type::HostMirror slots_host_, ghosts_host_;
+  mutable vector_type ghost_y_;         // num_ghost_rows * k, row-major: G x_ghost before the scatter
+  mutable staging_type slots_host_, ghosts_host_;  // what MPI reads and writes
   mutable std::vector<MPI_Request> requests_;
   mutable bool timing_ = false;
   mutable DistSpmvTimes times_;
@@ -371,7 +409,8 @@ DistCrsMatrix<Scalar, Device>::DistCrsMatrix(MPI_Comm comm, const LocalRows<Scal
                  NotSupported, "kelp::dist::DistCrsMatrix: " << ghost_global_.size() << " ghost columns exceed Ordinal");
   });
   impl::HostBlock<Scalar> local, ghost;
-  local.num_rows = ghost.num_rows = n;
+  // The ghost block keeps only its non-empty rows (ghost_rows_host_ says which local row each is).
+  local.num_rows = n;
   local.num_cols = static_cast<Ordinal>(col_end - col_begin);
   ghost.num_cols = static_cast<Ordinal>(ghost_global_.size());
   std::vector<std::pair<Ordinal, Scalar>> row_local, row_ghost;
@@ -395,8 +434,12 @@ DistCrsMatrix<Scalar, Device>::DistCrsMatrix(MPI_Comm comm, const LocalRows<Scal
     for (const auto& [c, v] : row_local) local.entries.push_back(c), local.values.push_back(v);
     for (const auto& [c, v] : row_ghost) ghost.entries.push_back(c), ghost.values.push_back(v);
     local.row_map.push_back(static_cast<Offset>(local.entries.size()));
-    ghost.row_map.push_back(static_cast<Offset>(ghost.entries.size()));
+    if (!row_ghost.empty()) {
+      ghost.row_map.push_back(static_cast<Offset>(ghost.entries.size()));
+      ghost_rows_host_.push_back(i);
+    }
   }
+  ghost.num_rows = static_cast<Ordinal>(ghost_rows_host_.size());
 
   // Receive side: the ghosts of each owner form one range (they are sorted by global index).
   std::vector<int> recv_counts(static_cast<std::size_t>(size_), 0), send_counts(static_cast<std::size_t>(size_), 0);
@@ -430,10 +473,21 @@ DistCrsMatrix<Scalar, Device>::DistCrsMatrix(MPI_Comm comm, const LocalRows<Scal
   for (std::size_t s = 0; s < wanted.size(); ++s) send_local_h(s) = plan_.send_local_host[s];
   Kokkos::deep_copy(plan_.send_local, send_local_h);
 
+  ghost_rows_ = Kokkos::View<Ordinal*, Device>("kelp::dist::DistCrsMatrix::ghost_rows", ghost_rows_host_.size());
+  auto ghost_rows_h = Kokkos::create_mirror_view(ghost_rows_);
+  for (std::size_t r = 0; r < ghost_rows_host_.size(); ++r) ghost_rows_h(r) = ghost_rows_host_[r];
+  Kokkos::deep_copy(ghost_rows_, ghost_rows_h);
+
   local_ = impl::to_device<Scalar, Device>(local, "kelp::dist::DistCrsMatrix::local");
   ghost_ = impl::to_device<Scalar, Device>(ghost, "kelp::dist::DistCrsMatrix::ghost");
   local_t_ = impl::to_device<Scalar, Device>(impl::transpose_host(local), "kelp::dist::DistCrsMatrix::local_t");
-  ghost_t_ = impl::to_device<Scalar, Device>(impl::transpose_host(ghost), "kelp::dist::DistCrsMatrix::ghost_t");
+  // The transposed ghost block has one row per ghost (no empty-row sweep there); its columns go
+  // back from compressed rows to local rows, so the reverse product reads x directly. The row
+  // list is increasing, so the mapped columns stay sorted.
+  auto ghost_t = impl::transpose_host(ghost);
+  ghost_t.num_cols = n;
+  for (Ordinal& c : ghost_t.entries) c = ghost_rows_host_[static_cast<std::size_t>(c)];
+  ghost_t_ = impl::to_device<Scalar, Device>(ghost_t, "kelp::dist::DistCrsMatrix::ghost_t");
   // The statistics rule, not timing: the algorithm (and so the rounding) must not depend on a
   // timing run, or results would differ from run to run.
   auto make_handle = [](const matrix_type& A) {
@@ -453,15 +507,21 @@ void DistCrsMatrix<Scalar, Device>::reserve(std::size_t k) const {
   if (k <= capacity_k_) return;
   slots_ = vector_type("kelp::dist::DistCrsMatrix::slots", static_cast<std::size_t>(plan_.num_send()) * k);
   ghosts_ = vector_type("kelp::dist::DistCrsMatrix::ghosts", static_cast<std::size_t>(num_ghosts()) * k);
-  slots_host_ = Kokkos::create_mirror_view(slots_);
-  ghosts_host_ = Kokkos::create_mirror_view(ghosts_);
+  ghost_y_ = vector_type("kelp::dist::DistCrsMatrix::ghost_y", static_cast<std::size_t>(num_ghost_rows()) * k);
+  if constexpr (impl::HaloStaging<Scalar, Device>::separate) {
+    slots_host_ = staging_type("kelp::dist::DistCrsMatrix::slots_staging", slots_.extent(0));
+    ghosts_host_ = staging_type("kelp::dist::DistCrsMatrix::ghosts_staging", ghosts_.extent(0));
+  } else {
+    slots_host_ = slots_;
+    ghosts_host_ = ghosts_;
+  }
   capacity_k_ = k;
 }
 
 template <class Scalar, class Device>
 double DistCrsMatrix<Scalar, Device>::mark() const {
   if (!timing_) return 0;
-  execution_space().fence();
+  exec_.fence();
   return MPI_Wtime();
 }
 
@@ -521,48 +581,78 @@ auto buffer_as(const VectorView<Scalar, Device>& buffer, std::size_t rows, std::
 }
 }  // namespace impl
 
+namespace impl {
+/// MPI_Isend / MPI_Irecv of one message per neighbour: neighbour p's part of buffer is
+/// [offsets[p] * k, offsets[p + 1] * k).
+template <class Buffer>
+void post_messages(bool send, const Buffer& buffer, const std::vector<int>& ranks,
+                   const std::vector<Ordinal>& offsets, std::size_t k, MPI_Datatype type, int tag,
+                   MPI_Comm comm, std::vector<MPI_Request>& requests) {
+  for (std::size_t p = 0; p < ranks.size(); ++p) {
+    auto* data = buffer.data() + static_cast<std::size_t>(offsets[p]) * k;
+    const auto count = static_cast<int>(static_cast<std::size_t>(offsets[p + 1] - offsets[p]) * k);
+    requests.emplace_back();
+    if (send) {
+      MPI_Isend(data, count, type, ranks[p], tag, comm, &requests.back());
+    } else {
+      MPI_Irecv(data, count, type, ranks[p], tag, comm, &requests.back());
+    }
+  }
+}
+
+/// The first n entries of one staging buffer copied to another, asynchronously on exec; nothing
+/// when the staging buffer is the device buffer itself (host builds).
+template <bool Separate, class Exec, class Dst, class Src>
+void stage(const Exec& exec, const Dst& dst, const Src& src, std::size_t n) {
+  if constexpr (Separate) {
+    const auto range = std::make_pair(std::size_t(0), n);
+    Kokkos::deep_copy(exec, Kokkos::subview(dst, range), Kokkos::subview(src, range));
+  } else {
+    (void)exec, (void)dst, (void)src, (void)n;
+  }
+}
+}  // namespace impl
+
 template <class Scalar, class Device>
 template <class XView, class YView>
 void DistCrsMatrix<Scalar, Device>::apply_forward(const XView& x, const YView& y, Scalar alpha, Scalar beta,
                                                   std::size_t k) const {
   using Exec = execution_space;
+  constexpr bool separate = impl::HaloStaging<Scalar, Device>::separate;
   const MPI_Datatype type = impl::mpi_type<Scalar>();
   constexpr int tag = 1414;
   reserve(k);
   const double t0 = mark();
   requests_.clear();
-  for (std::size_t p = 0; p < plan_.recv_ranks.size(); ++p) {
-    requests_.emplace_back();
-    MPI_Irecv(ghosts_host_.data() + static_cast<std::size_t>(plan_.recv_offsets[p]) * k,
-              static_cast<int>(static_cast<std::size_t>(plan_.recv_offsets[p + 1] - plan_.recv_offsets[p]) * k),
-              type, plan_.recv_ranks[p], tag, comm_, &requests_.back());
-  }
   const auto nsend = static_cast<std::size_t>(plan_.num_send());
+  const auto nghost = static_cast<std::size_t>(num_ghosts());
   if (nsend > 0) {
     const auto X = kelp::impl::as_columns(x);
-    Kokkos::parallel_for("kelp::dist::DistCrsMatrix::pack", Kokkos::RangePolicy<Exec>(0, nsend),
+    Kokkos::parallel_for("kelp::dist::DistCrsMatrix::pack", Kokkos::RangePolicy<Exec>(exec_, 0, nsend),
                          impl::PackHalo<decltype(X), vector_type, decltype(plan_.send_local)>{X, slots_, plan_.send_local, k});
-    const auto range = std::make_pair(std::size_t(0), nsend * k);
-    Kokkos::deep_copy(Kokkos::subview(slots_host_, range), Kokkos::subview(slots_, range));
-    Exec().fence();  // the host buffer is complete before MPI reads it (no copy on host builds)
+    impl::stage<separate>(exec_, slots_host_, slots_, nsend * k);
   }
-  for (std::size_t p = 0; p < plan_.send_ranks.size(); ++p) {
-    requests_.emplace_back();
-    MPI_Isend(slots_host_.data() + static_cast<std::size_t>(plan_.send_offsets[p]) * k,
-              static_cast<int>(static_cast<std::size_t>(plan_.send_offsets[p + 1] - plan_.send_offsets[p]) * k),
-              type, plan_.send_ranks[p], tag, comm_, &requests_.back());
-  }
+  // The outgoing halo is complete before MPI reads it, and (same stream) the previous
+  // product's copy out of the receive staging buffer is done before receives overwrite it.
+  if (nsend > 0 || (separate && nghost > 0)) exec_.fence();
+  impl::post_messages(false, ghosts_host_, plan_.recv_ranks, plan_.recv_offsets, k, type, tag, comm_, requests_);
+  impl::post_messages(true, slots_host_, plan_.send_ranks, plan_.send_offsets, k, type, tag, comm_, requests_);
   const double t1 = mark();
-  kernels::spmv(*local_handle_, kernels::SpmvMode::no_transpose, alpha, local_, x, beta, y);
+  kernels::spmv(exec_, *local_handle_, kernels::SpmvMode::no_transpose, alpha, local_, x, beta, y);
   const double t2 = mark();
+  // On a GPU the local product is still running here: the messages overlap it.
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   const double t3 = mark();
-  const auto nghost = static_cast<std::size_t>(num_ghosts());
-  if (nghost > 0) {
-    const auto range = std::make_pair(std::size_t(0), nghost * k);
-    Kokkos::deep_copy(Kokkos::subview(ghosts_, range), Kokkos::subview(ghosts_host_, range));
+  const auto nrows = static_cast<std::size_t>(num_ghost_rows());
+  if (nrows > 0) {
+    // Queued behind the local product on the same instance: no host wait.
+    impl::stage<separate>(exec_, ghosts_, ghosts_host_, nghost * k);
     const auto xg = impl::buffer_as<XView::rank, Scalar, Device>(ghosts_, nghost, k);
-    kernels::spmv(*ghost_handle_, kernels::SpmvMode::no_transpose, alpha, ghost_, xg, Scalar(1), y);
+    const auto z = impl::buffer_as<XView::rank, Scalar, Device>(ghost_y_, nrows, k);
+    kernels::spmv(exec_, *ghost_handle_, kernels::SpmvMode::no_transpose, alpha, ghost_, xg, Scalar(0), z);
+    const auto Y = kelp::impl::as_columns(y);
+    Kokkos::parallel_for("kelp::dist::DistCrsMatrix::add_ghost_rows", Kokkos::RangePolicy<Exec>(exec_, 0, nrows),
+                         impl::AddHalo<decltype(Y), vector_type, decltype(ghost_rows_)>{Y, ghost_y_, ghost_rows_, k});
   }
   if (timing_) {
     const double t4 = mark();
@@ -576,48 +666,38 @@ template <class XView, class YView>
 void DistCrsMatrix<Scalar, Device>::apply_reverse(const XView& x, const YView& y, Scalar alpha, Scalar beta,
                                                   bool conjugate, std::size_t k) const {
   using Exec = execution_space;
+  constexpr bool separate = impl::HaloStaging<Scalar, Device>::separate;
   const MPI_Datatype type = impl::mpi_type<Scalar>();
   constexpr int tag = 1415;
   const auto op = conjugate ? kernels::SpmvMode::conjugate : kernels::SpmvMode::no_transpose;
   reserve(k);
   const double t0 = mark();
   requests_.clear();
-  // Contributions to our columns arrive from the ranks we would send x entries to.
-  for (std::size_t p = 0; p < plan_.send_ranks.size(); ++p) {
-    requests_.emplace_back();
-    MPI_Irecv(slots_host_.data() + static_cast<std::size_t>(plan_.send_offsets[p]) * k,
-              static_cast<int>(static_cast<std::size_t>(plan_.send_offsets[p + 1] - plan_.send_offsets[p]) * k),
-              type, plan_.send_ranks[p], tag, comm_, &requests_.back());
-  }
   const auto nghost = static_cast<std::size_t>(num_ghosts());
+  const auto nsend = static_cast<std::size_t>(plan_.num_send());
   if (nghost > 0) {
     // z = alpha op(G)^T x, one row per ghost column, row-major: each owner's part is contiguous.
     const auto z = impl::buffer_as<XView::rank, Scalar, Device>(ghosts_, nghost, k);
-    kernels::spmv(*ghost_t_handle_, op, alpha, ghost_t_, x, Scalar(0), z);
-    const auto range = std::make_pair(std::size_t(0), nghost * k);
-    Kokkos::deep_copy(Kokkos::subview(ghosts_host_, range), Kokkos::subview(ghosts_, range));
-    Exec().fence();
+    kernels::spmv(exec_, *ghost_t_handle_, op, alpha, ghost_t_, x, Scalar(0), z);
+    impl::stage<separate>(exec_, ghosts_host_, ghosts_, nghost * k);
   }
-  for (std::size_t p = 0; p < plan_.recv_ranks.size(); ++p) {
-    requests_.emplace_back();
-    MPI_Isend(ghosts_host_.data() + static_cast<std::size_t>(plan_.recv_offsets[p]) * k,
-              static_cast<int>(static_cast<std::size_t>(plan_.recv_offsets[p + 1] - plan_.recv_offsets[p]) * k),
-              type, plan_.recv_ranks[p], tag, comm_, &requests_.back());
-  }
+  // As in apply_forward: outgoing data complete, the receive staging buffer free again.
+  if (nghost > 0 || (separate && nsend > 0)) exec_.fence();
+  // Contributions to our columns arrive from the ranks we would send x entries to.
+  impl::post_messages(false, slots_host_, plan_.send_ranks, plan_.send_offsets, k, type, tag, comm_, requests_);
+  impl::post_messages(true, ghosts_host_, plan_.recv_ranks, plan_.recv_offsets, k, type, tag, comm_, requests_);
   const double t1 = mark();
-  kernels::spmv(*local_t_handle_, op, alpha, local_t_, x, beta, y);
+  kernels::spmv(exec_, *local_t_handle_, op, alpha, local_t_, x, beta, y);
   const double t2 = mark();
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   const double t3 = mark();
-  const auto nsend = static_cast<std::size_t>(plan_.num_send());
   if (nsend > 0) {
-    const auto range = std::make_pair(std::size_t(0), nsend * k);
-    Kokkos::deep_copy(Kokkos::subview(slots_, range), Kokkos::subview(slots_host_, range));
+    impl::stage<separate>(exec_, slots_, slots_host_, nsend * k);
     const auto Y = kelp::impl::as_columns(y);
     // Neighbour by neighbour in rank order: a fixed summation order, no atomics.
     for (std::size_t p = 0; p < plan_.send_ranks.size(); ++p) {
       Kokkos::parallel_for("kelp::dist::DistCrsMatrix::add_halo",
-                           Kokkos::RangePolicy<Exec>(static_cast<std::size_t>(plan_.send_offsets[p]),
+                           Kokkos::RangePolicy<Exec>(exec_, static_cast<std::size_t>(plan_.send_offsets[p]),
                                                      static_cast<std::size_t>(plan_.send_offsets[p + 1])),
                            impl::AddHalo<decltype(Y), vector_type, decltype(plan_.send_local)>{Y, slots_, plan_.send_local, k});
     }

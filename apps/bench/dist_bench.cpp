@@ -103,6 +103,7 @@ int run(const Options& o, MPI_Comm comm) {
   long long nnz = A->local_nnz();
   MPI_Allreduce(MPI_IN_PLACE, &nnz, 1, MPI_LONG_LONG, MPI_SUM, comm);
   const auto ghosts = gather_to_root<int>(A->num_ghosts(), MPI_INT, comm);
+  const auto ghost_rows = gather_to_root<int>(A->num_ghost_rows(), MPI_INT, comm);
   const auto sends = gather_to_root<int>(A->halo().num_send(), MPI_INT, comm);
   const auto messages = gather_to_root<int>(A->halo().num_messages(), MPI_INT, comm);
   kelp::bench::print_json_line(
@@ -110,7 +111,7 @@ int run(const Options& o, MPI_Comm comm) {
            {"nnz", nnz}, {"ranks", ranks}, {"threads_per_rank", Kokkos::DefaultExecutionSpace().concurrency()},
            {"execution_space", Kokkos::DefaultExecutionSpace::name()}, {"cpu", kelp::bench::cpu_model()},
            {"ghosts_received_per_rank", ghosts}, {"entries_sent_per_rank", sends},
-           {"messages_sent_per_rank", messages},
+           {"messages_sent_per_rank", messages}, {"ghost_rows_per_rank", ghost_rows},
            {"halo_bytes_sent_per_rank_per_product",
             [&] {
               std::vector<long long> b;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -513,6 +514,126 @@ TEST(DistSolvers, OperatorChecksShapesAndSupportsEveryMode) {
   for (std::size_t j = 0; j < 2; ++j) {
     for (std::size_t i = 0; i < n_out; ++i) EXPECT_NEAR(Yh(i, j), Zh(i, j), 1e-12 * (1.0 + std::abs(Zh(i, j))));
   }
+}
+
+// ---- The compressed ghost block (issue 14, performance): only rows with ghost entries. ----
+
+/// The local and ghost blocks, mapped back to global columns through the row list, give this
+/// rank's rows of A exactly (what a gather to the global matrix relies on); the row list is
+/// increasing, names exactly the rows with an off-rank entry, and has no empty ghost row.
+template <class S>
+void check_blocks_rebuild_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPartition& cols,
+                               const dist::DistCrsMatrix<S>& Ad) {
+  const int rank = my_rank();
+  const auto L = to_host(Ad.local_block());
+  const auto G = to_host(Ad.ghost_block());
+  const auto& list = Ad.ghost_rows_host();
+  auto list_d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Ad.ghost_rows());
+  ASSERT_EQ(G.num_rows(), Ad.num_ghost_rows());
+  ASSERT_EQ(list.size(), static_cast<std::size_t>(G.num_rows()));
+  ASSERT_EQ(list_d.extent(0), list.size());
+  ASSERT_EQ(G.num_cols(), Ad.num_ghosts());
+  std::size_t r = 0;  // next compressed ghost row
+  for (Ordinal i = 0; i < Ad.num_local_rows(); ++i) {
+    const GlobalOrdinal gi = rows.begin(rank) + i;
+    std::vector<std::pair<GlobalOrdinal, S>> expected, got;
+    bool off_rank = false;
+    for (auto e = A.row_map()(gi); e < A.row_map()(gi + 1); ++e) {
+      expected.emplace_back(A.entries()(e), A.values()(e));
+      off_rank = off_rank || cols.owner(A.entries()(e)) != rank;
+    }
+    for (auto e = L.row_map()(i); e < L.row_map()(i + 1); ++e) got.emplace_back(cols.begin(rank) + L.entries()(e), L.values()(e));
+    if (r < list.size() && list[r] == i) {
+      EXPECT_EQ(list_d(r), i);
+      EXPECT_LT(G.row_map()(static_cast<Ordinal>(r)), G.row_map()(static_cast<Ordinal>(r) + 1)) << "empty ghost row " << r;
+      for (auto e = G.row_map()(static_cast<Ordinal>(r)); e < G.row_map()(static_cast<Ordinal>(r) + 1); ++e) {
+        got.emplace_back(Ad.ghost_columns()[static_cast<std::size_t>(G.entries()(e))], G.values()(e));
+      }
+      ++r;
+    }
+    EXPECT_EQ(off_rank, r > 0 && list[r - 1] == i) << "rank " << rank << " local row " << i;
+    std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(got.begin(), got.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    ASSERT_EQ(got.size(), expected.size()) << "rank " << rank << " local row " << i;
+    for (std::size_t e = 0; e < got.size(); ++e) {
+      EXPECT_EQ(got[e].first, expected[e].first);
+      EXPECT_EQ(got[e].second, expected[e].second);
+    }
+  }
+  EXPECT_EQ(r, list.size()) << "row list not increasing or out of range";
+}
+
+/// Blocks rebuilt, then every product mode against the serial reference.
+template <class S>
+void check_ghost_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPartition& cols,
+                      Ordinal expected_ghost_rows) {
+  dist::DistCrsMatrix<S> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, my_rank()));
+  if (expected_ghost_rows >= 0) { EXPECT_EQ(Ad.num_ghost_rows(), expected_ghost_rows); }
+  check_blocks_rebuild_rows(A, rows, cols, Ad);
+  check_products(A, rows, cols);
+}
+
+TEST(DistGhostRows, OnlyTheBoundaryRowsOfA1dLaplacian) {
+  const int n = 41;  // odd: unequal blocks on 2 and 4 ranks
+  std::vector<std::vector<std::pair<Ordinal, double>>> rows(n);
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) rows[static_cast<std::size_t>(i)].emplace_back(i - 1, -1.0);
+    rows[static_cast<std::size_t>(i)].emplace_back(i, 2.0);
+    if (i + 1 < n) rows[static_cast<std::size_t>(i)].emplace_back(i + 1, -1.0);
+  }
+  const auto A = from_rows<double>(n, n, rows);
+  const auto part = RowPartition::balanced(n, num_ranks());
+  const int rank = my_rank();
+  const int neighbours = (rank > 0 ? 1 : 0) + (rank + 1 < num_ranks() ? 1 : 0);
+  check_ghost_rows(A, part, part, neighbours);
+  dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, rank));
+  EXPECT_EQ(Ad.ghost_block().nnz(), neighbours);
+  if (rank > 0) { EXPECT_EQ(Ad.ghost_rows_host().front(), 0); }
+  if (rank + 1 < num_ranks()) { EXPECT_EQ(Ad.ghost_rows_host().back(), Ad.num_local_rows() - 1); }
+}
+
+TEST(DistGhostRows, NoGhostRowsWhenEveryRankIsUncoupled) {
+  // Tridiagonal within each rank's block only: no halo at all, an empty ghost block.
+  const int n = 37;
+  const auto part = RowPartition::balanced(n, num_ranks());
+  std::vector<std::vector<std::pair<Ordinal, C>>> rows(n);
+  for (int i = 0; i < n; ++i) {
+    const int owner = part.owner(i);
+    if (i > 0 && part.owner(i - 1) == owner) rows[static_cast<std::size_t>(i)].emplace_back(i - 1, C(-1, 0.5));
+    rows[static_cast<std::size_t>(i)].emplace_back(i, C(3, 0));
+    if (i + 1 < n && part.owner(i + 1) == owner) rows[static_cast<std::size_t>(i)].emplace_back(i + 1, C(-1, -0.25));
+  }
+  const auto A = from_rows<C>(n, n, rows);
+  check_ghost_rows(A, part, part, 0);
+  dist::DistCrsMatrix<C> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, my_rank()));
+  EXPECT_EQ(Ad.num_ghosts(), 0);
+  EXPECT_EQ(Ad.halo().num_messages(), 0);
+}
+
+TEST(DistGhostRows, EveryRowIsAGhostRow) {
+  // a(i, i) and a(i, (i + n/2) mod n): on 2-4 ranks the second column is always owned elsewhere.
+  const int n = 30;
+  std::vector<std::vector<std::pair<Ordinal, double>>> rows(n);
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + n / 2) % n;
+    rows[static_cast<std::size_t>(i)].emplace_back(std::min(i, j), 1.0 + i);
+    rows[static_cast<std::size_t>(i)].emplace_back(std::max(i, j), -0.5 * i);
+  }
+  const auto A = from_rows<double>(n, n, rows);
+  const auto part = RowPartition::balanced(n, num_ranks());
+  check_ghost_rows(A, part, part, num_ranks() > 1 ? static_cast<Ordinal>(part.size(my_rank())) : 0);
+}
+
+TEST(DistGhostRows, EmptyRanksAndRealMatrices) {
+  // More ranks than rows: the empty ranks have no ghost rows and still take part.
+  const auto A = from_rows<double>(2, 3, {{{0, 1.0}, {2, 2.0}}, {{1, 3.0}}});
+  const auto rows = RowPartition::balanced(2, num_ranks());
+  check_ghost_rows(A, rows, RowPartition::balanced(3, num_ranks()), rows.size(my_rank()) == 0 ? 0 : -1);
+  // Nonsymmetric with empty rows and columns, and a column partition unlike the row one.
+  const auto B = with_empty_rows_and_columns(load<double>("sherman5"));
+  check_ghost_rows(B, RowPartition::balanced(B.num_rows(), num_ranks()), reversed_balanced(B.num_cols(), num_ranks()), -1);
+  const auto R = load<double>("lp_e226");  // rectangular
+  check_ghost_rows(R, RowPartition::balanced(R.num_rows(), num_ranks()), RowPartition::balanced(R.num_cols(), num_ranks()), -1);
 }
 
 }  // namespace
