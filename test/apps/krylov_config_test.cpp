@@ -44,7 +44,7 @@ TEST(KrylovConfig, GmresKeysAreCheckedAndDefaultsWritten) {
       [] { parse_text(config_with("{type: gmres, restart: 0}")); }, "solver.restart");
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gmres, orthogonalization: householder}")); },
-      "unknown value 'householder'; allowed: [cgs2, mgs]");
+      "unknown value 'householder'; allowed: [cgs2, mgs, cgs, cgs_refine_if_needed]");
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: bicgstab, relative_to: b}")); },
       "unknown value 'b'; allowed: [rhs, initial_residual]");
