@@ -132,5 +132,16 @@ TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
   EXPECT_EQ(left.solve.stopping_norm, solvers::ResidualNorm::preconditioned);
 }
 
+TEST(KrylovConfig, ClassicalGramSchmidtOptionsParseAndPrint) {
+  for (const std::string name : {"cgs", "cgs_refine_if_needed"}) {
+    const auto config = parse_text(config_with("{type: gmres, orthogonalization: " + name + "}"));
+    const auto& gmres = config.solver.params<solvers::components::GmresConfig>();
+    EXPECT_EQ(solvers::to_string(gmres.params.orthogonalization), name);
+    const std::string printed = solvers::effective_config(config);
+    EXPECT_NE(printed.find("  orthogonalization: " + name + "\n"), std::string::npos) << printed;
+    EXPECT_EQ(solvers::effective_config(parse_text(printed)), printed);
+  }
+}
+
 }  // namespace
 }  // namespace kelp
