@@ -14,6 +14,7 @@
 //                          [--iterations 60] [--repeats 5] [--tolerance 1e-8]
 //                          [--solvers cg,cg_single,gmres,gmres_mgs,bicgstab] [--velocity 100]
 //   solver names: cg, cg_single (single-reduction), cg_flexible, gmres, gmres_mgs, gmres_left,
+//   gmres_cgs (one classical Gram-Schmidt pass), gmres_cgs_ifneeded (second pass when needed),
 //   bicgstab
 
 #include <CLI/CLI.hpp>
@@ -81,12 +82,15 @@ Solve make_solver(const std::string& name, const Options& options,
     auto s = std::make_shared<Cg<double>>(A, M, p);
     return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
   }
-  if (name == "gmres" || name == "gmres_mgs" || name == "gmres_left") {
+  if (name == "gmres" || name == "gmres_mgs" || name == "gmres_left" || name == "gmres_cgs" ||
+      name == "gmres_cgs_ifneeded") {
     GmresParams p;
     p.max_iterations = max_iterations;
     p.relative_tolerance = tolerance;
     p.restart = options.restart;
     p.orthogonalization = name == "gmres_mgs" ? Orthogonalization::mgs : Orthogonalization::cgs2;
+    if (name == "gmres_cgs") p.orthogonalization = Orthogonalization::cgs;
+    if (name == "gmres_cgs_ifneeded") p.orthogonalization = Orthogonalization::cgs_refine_if_needed;
     if (name == "gmres_left") p.side = PreconditionerSide::left;
     auto s = std::make_shared<Gmres<double>>(A, M, p);
     return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
@@ -188,7 +192,7 @@ int main(int argc, char** argv) {
             ->capture_default_str();
         app.add_option("--velocity", options.velocity, "convection velocity (wx; wy = wx/2, wz = wx/4)")
             ->capture_default_str();
-        app.add_option("--solvers", options.solvers, "comma-separated: cg, cg_single, cg_flexible, gmres, gmres_mgs, gmres_left, bicgstab")
+        app.add_option("--solvers", options.solvers, "comma-separated: cg, cg_single, cg_flexible, gmres, gmres_mgs, gmres_left, gmres_cgs, gmres_cgs_ifneeded, bicgstab")
             ->capture_default_str();
       },
       [&] { return run(options); });

@@ -10,6 +10,7 @@
 #include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/bicgstab/impl/bicgstab_kernels.hpp"
 #include "kelp/solvers/impl/krylov_common.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
@@ -28,7 +29,9 @@ struct BicgstabParams : StoppingRules {};
 /// unless the true residual already meets the tolerance. s = 0 after the half step is the happy
 /// breakdown (x is exact to rounding). Convergence is confirmed on the true residual; when the
 /// recurrence drifted, the iteration restarts from the true residual with a new shadow vector.
-/// Per iteration: 2 operator and 2 preconditioner applies, 4 reductions.
+/// Per iteration: 2 operator and 2 preconditioner applies, 4 reductions. The vector updates are
+/// fused with the reductions after them and, for a diagonal preconditioner (Jacobi), with its
+/// applications (impl/bicgstab_kernels.hpp): 5 vector kernels per iteration besides A.
 template <class Scalar, class Device = DefaultDevice, class Reduction = LocalReduction>
 class Bicgstab : public Operator<Scalar, Device> {
  public:
@@ -89,6 +92,11 @@ class Bicgstab : public Operator<Scalar, Device> {
     StopReason reason = StopReason::max_iterations;
     bool stop = stopping.converged(r_norm, reason);
     Scalar rho = restart(r, r_hat, p);
+    // A diagonal M (Jacobi) is applied inside the fused updates; p_hat is then current except
+    // right after a (re)start.
+    const const_vector_type inverse_diagonal = M_->pointwise_diagonal();
+    const bool diagonal = inverse_diagonal.extent(0) == r.extent(0) && n > 0;
+    bool p_hat_current = false;
     int it = 0;
     while (!stop && it < params_.max_iterations) {
       ++it;
@@ -97,7 +105,8 @@ class Bicgstab : public Operator<Scalar, Device> {
         result.detail = "rho = r_hat^H r = 0";
         break;
       }
-      M_->apply(p, p_hat);
+      if (!p_hat_current) M_->apply(p, p_hat);
+      p_hat_current = false;
       A_->apply(p_hat, v);
       const Scalar rv = reduce_.dot(r_hat, v);
       if (!Traits::is_finite(rv)) {
@@ -110,8 +119,12 @@ class Bicgstab : public Operator<Scalar, Device> {
         break;
       }
       const Scalar alpha = rho / rv;
-      kernels::update(Scalar(1), r, Scalar(0), s, -alpha, v);  // s = r - alpha v
-      const double s_norm = reduce_.norm2(s);
+      // s = r - alpha v (s_hat = M^{-1} s with it when M is diagonal) and ||s||: one pass
+      double s_norm2 = impl::bicgstab_half_step(alpha, const_vector_type(r), const_vector_type(v),
+                                                diagonal ? inverse_diagonal : const_vector_type(),
+                                                s, s_hat);
+      reduce_.sum(&s_norm2, 1);
+      const double s_norm = std::sqrt(s_norm2 > 0 ? s_norm2 : 0.0);
       if (s_norm <= tolerance || s_norm == 0) {
         kernels::axpby(alpha, p_hat, Scalar(1), x);  // half step suffices
         impl::record_iteration(result, monitor_, it, s_norm, result.rhs_norm);
@@ -121,7 +134,7 @@ class Bicgstab : public Operator<Scalar, Device> {
         rho = restart(r, r_hat, p);
         continue;
       }
-      M_->apply(s, s_hat);
+      if (!diagonal) M_->apply(s, s_hat);
       A_->apply(s_hat, t);
       const auto [ts, tt] = reduce_.dots(t, s, t, t);
       if (!Traits::is_finite(ts) || !Traits::is_finite(tt)) {
@@ -134,9 +147,13 @@ class Bicgstab : public Operator<Scalar, Device> {
         break;
       }
       const Scalar omega = ts / tt;
-      kernels::update(alpha, p_hat, Scalar(1), x, omega, s_hat);  // x += alpha p_hat + omega s_hat
-      kernels::update(Scalar(1), s, Scalar(0), r, -omega, t);     // r = s - omega t
-      const auto [rho_new, rr] = reduce_.dots(r_hat, r, r, r);
+      // x += alpha p_hat + omega s_hat; r = s - omega t; (r_hat^H r, r^H r): one pass
+      const auto local = impl::bicgstab_full_step(alpha, omega, const_vector_type(p_hat),
+                                                  const_vector_type(s_hat), const_vector_type(s),
+                                                  const_vector_type(t), const_vector_type(r_hat), x, r);
+      Scalar sums[2] = {local.first, local.second};
+      reduce_.sum(sums, 2);
+      const Scalar rho_new = sums[0], rr = sums[1];
       r_norm = std::sqrt(Traits::real(rr));
       impl::record_iteration(result, monitor_, it, r_norm, result.rhs_norm);
       if (impl::non_finite(r_norm, reason)) break;
@@ -154,7 +171,10 @@ class Bicgstab : public Operator<Scalar, Device> {
       }
       const Scalar beta = (rho_new / rho) * (alpha / omega);
       rho = rho_new;
-      kernels::update(Scalar(1), r, beta, p, -beta * omega, v);  // p = r + beta (p - omega v)
+      // p = r + beta (p - omega v) (p_hat = M^{-1} p with it when M is diagonal)
+      impl::bicgstab_direction(beta, omega, const_vector_type(r), const_vector_type(v),
+                               diagonal ? inverse_diagonal : const_vector_type(), p, p_hat);
+      p_hat_current = diagonal;
     }
     impl::finish_result(result, it, reason, true_residual(b, x, r), tolerance);
     if (result.reason == StopReason::breakdown && stopping.converged(result.residual_norm, reason)) {

@@ -17,6 +17,7 @@
 #include "kelp/solvers/gmres/gmres_params.hpp"
 #include "kelp/solvers/gmres/impl/combine_columns.hpp"
 #include "kelp/solvers/gmres/impl/givens.hpp"
+#include "kelp/solvers/gmres/impl/update_and_dots.hpp"
 #include "kelp/solvers/impl/krylov_common.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "kelp/solvers/solve_result.hpp"
@@ -39,7 +40,8 @@ namespace kelp::solvers {
 /// residual: the stopping rules and the residual history then use ||M^{-1} (b - A x)||
 /// (SolveResult::stopping_norm = preconditioned), recomputed exactly at each restart; the true
 /// residual ||b - A x|| is recomputed at the end and reported as residual_norm.
-/// Per step: 1 operator apply, 1 preconditioner apply, CGS2: 2 gram reductions + 1 norm.
+/// Per step: 1 operator apply, 1 preconditioner apply, CGS2: 3 reductions, 3 sweeps over V
+/// (cgs and cgs_refine_if_needed without refinement: 2 and 2; see Orthogonalization).
 template <class Scalar, class Device = DefaultDevice, class Reduction = LocalReduction>
 class Gmres : public Operator<Scalar, Device> {
  public:
@@ -72,6 +74,8 @@ class Gmres : public Operator<Scalar, Device> {
   void set_monitor(IterationMonitor monitor) { monitor_ = std::move(monitor); }
   const SolveResult& last_result() const { return last_result_; }
   const GmresParams& params() const { return params_; }
+  /// Second Gram-Schmidt passes the last solve made (cgs_refine_if_needed only; 0 otherwise).
+  int last_refinements() const { return refinements_; }
   /// GMRES run to a tolerance is not a fixed linear operator.
   bool is_variable() const override { return true; }
 
@@ -123,6 +127,7 @@ class Gmres : public Operator<Scalar, Device> {
     ensure_workspace(n);
 
     SolveResult result;
+    refinements_ = 0;
     if (impl::begin_solve(reduce_, b, x, guess, result)) return result;
     const bool left = params_.side == PreconditionerSide::left;
     result.stopping_norm = left ? ResidualNorm::preconditioned : ResidualNorm::unpreconditioned;
@@ -271,19 +276,64 @@ class Gmres : public Operator<Scalar, Device> {
       }
       return reduce_.norm2(w);
     }
-    // CGS2: h = V^H w; w -= V h; twice (Giraud et al. 2005: twice is enough).
+    // Classical Gram-Schmidt: pass 1 is h = V^H w (one reduction) and w -= V h. CGS2 (Giraud
+    // et al. 2005: twice is enough) fuses that update with the second pass's h2 = V^H w (one
+    // sweep over V instead of two) and its update with ||w||: 3 sweeps, 3 reductions per step.
     const auto w_block = Kokkos::subview(V, Kokkos::ALL, std::make_pair(j + 1, j + 2));
-    for (int pass = 0; pass < 2; ++pass) {
-      HostMatrix coefficients(cycle.y.data(), j + 1, 1);
-      reduce_.gram(basis, w_block, coefficients);
-      for (int i = 0; i <= j; ++i) {
-        cycle.H(i, j) += cycle.y[i];
-        work_.coefficients_host(i) = -cycle.y[i];
+    const std::size_t k = static_cast<std::size_t>(j + 1);
+    HostMatrix coefficients(cycle.y.data(), j + 1, 1);
+    reduce_.gram(basis, w_block, coefficients);
+    switch (params_.orthogonalization) {
+      case Orthogonalization::cgs2:
+        subtract_projection(j, cycle, k);  // cycle.y = h2 = V^H w of the updated w
+        return subtract_projection(j, cycle, 0);
+      case Orthogonalization::cgs_refine_if_needed: {
+        Real h_norm2 = 0;
+        for (int i = 0; i <= j; ++i) h_norm2 += Traits::abs2(cycle.y[i]);
+        const double after = subtract_projection(j, cycle, 0);
+        // ||w_before||^2 = ||h||^2 + ||w_after||^2 in exact arithmetic (PETSc's test uses the
+        // same identity): no extra reduction for the norm before.
+        const double before = std::sqrt(static_cast<double>(h_norm2) + after * after);
+        if (!(after < refine_threshold * before)) return after;
+        ++refinements_;
+        reduce_.gram(basis, w_block, coefficients);
+        return subtract_projection(j, cycle, 0);
       }
-      Kokkos::deep_copy(work_.coefficients, work_.coefficients_host);
-      impl::combine_columns(V, work_.coefficients, static_cast<std::size_t>(j + 1), w, false);
+      default:  // cgs
+        return subtract_projection(j, cycle, 0);
     }
-    return reduce_.norm2(w);
+  }
+
+  /// DGKS's eta: refine when the first pass removed more than 1 - 1/sqrt(2) of w's norm, i.e.
+  /// when w was closer to span(V) than 45 degrees.
+  static constexpr double refine_threshold = 0.70710678118654752;
+
+  /// One classical Gram-Schmidt update of w = v_{j+1} with h = cycle.y[0..j]: H(0..j, j) += h,
+  /// w -= V(:, 0:j+1) h, then, in the same sweep over V, cycle.y[0..d) = V(:, 0:d)^H w of the
+  /// updated w (d <= j + 1; columns beyond one sweep's width by gram). Returns ||w|| after.
+  double subtract_projection(int j, Cycle& cycle, std::size_t d) const {
+    const auto V = work_.V;
+    const vector_type w = column(V, j + 1);
+    const std::size_t k = static_cast<std::size_t>(j + 1);
+    for (int i = 0; i <= j; ++i) {
+      cycle.H(i, j) += cycle.y[i];
+      work_.coefficients_host(i) = -cycle.y[i];
+    }
+    Kokkos::deep_copy(work_.coefficients, work_.coefficients_host);
+    using Exec = typename Device::execution_space;
+    const std::size_t fused = std::min(d, impl::update_and_dots_width<Exec>());
+    Scalar* sums = work_.sums.data();
+    impl::update_and_dots(V, work_.coefficients, k, w, fused, sums);
+    reduce_.sum(sums, fused + 1);
+    const double norm = std::sqrt(std::max(0.0, static_cast<double>(Traits::real(sums[fused]))));
+    for (std::size_t t = 0; t < fused; ++t) cycle.y[t] = sums[t];
+    if (d > fused) {  // the rest of the dots (GPUs with long restarts): one more reduction
+      const auto rest = Kokkos::subview(V, Kokkos::ALL, std::make_pair(static_cast<int>(fused), j + 1));
+      const auto w_block = Kokkos::subview(V, Kokkos::ALL, std::make_pair(j + 1, j + 2));
+      HostMatrix tail(cycle.y.data() + fused, d - fused, 1);
+      reduce_.gram(rest, w_block, tail);
+    }
+    return norm;
   }
 
   /// Solves the triangular system R y = g and updates x += M^{-1} V y (Z y when flexible, V y
@@ -344,6 +394,7 @@ class Gmres : public Operator<Scalar, Device> {
     multivector_type V, Z;
     vector_type r, z, t, solution, coefficients;
     typename vector_type::HostMirror coefficients_host;
+    std::vector<Scalar> sums;  // the local sums of one update_and_dots sweep
   };
   /// Allocated on the first solve, reused while the size stays the same.
   void ensure_workspace(std::size_t n) const {
@@ -364,6 +415,7 @@ class Gmres : public Operator<Scalar, Device> {
     work_.solution = make("kelp::Gmres::solution");
     work_.coefficients = vector_type("kelp::Gmres::coefficients", m + 1);
     work_.coefficients_host = Kokkos::create_mirror_view(work_.coefficients);
+    work_.sums.assign(m + 2, Scalar(0));
   }
 
   std::shared_ptr<const Operator<Scalar, Device>> A_;
@@ -374,6 +426,7 @@ class Gmres : public Operator<Scalar, Device> {
   // Mutable: solve() and apply() are const; one Gmres object is not for concurrent use.
   mutable Workspace work_;
   mutable SolveResult last_result_;
+  mutable int refinements_ = 0;
 };
 
 // Compiled once for the standard scalars, in solvers/eti/ (see kernels/core/eti.hpp).

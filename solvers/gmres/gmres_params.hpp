@@ -9,11 +9,27 @@ namespace kelp::solvers {
 
 /// How each new Krylov vector is orthogonalised against the basis.
 enum class Orthogonalization {
-  cgs2,  ///< classical Gram-Schmidt applied twice: 2 block reductions (gram) + 1 norm per step
+  cgs2,  ///< classical Gram-Schmidt applied twice: 3 reductions and 3 sweeps over the basis per step
   mgs,   ///< modified Gram-Schmidt: j + 1 dot products + 1 norm in step j (more messages)
+  /// classical Gram-Schmidt once: 2 reductions, 2 sweeps over the basis; loses orthogonality
+  /// when w lies nearly in span(V) (cancellation), so GMRES may need more iterations then
+  cgs,
+  /// classical Gram-Schmidt with a second pass only when the first cancelled much of w
+  /// (||w_after|| < eta ||w_before||, eta = 1/sqrt(2), Daniel-Gragg-Kaufman-Stewart 1976): as
+  /// cheap as cgs while nothing cancels, as robust as cgs2 when it does (the idea of PETSc's
+  /// KSP_GMRES_CGS_REFINE_IFNEEDED; PETSc's default is one pass, KSP_GMRES_CGS_REFINE_NEVER)
+  cgs_refine_if_needed,
 };
 
-inline std::string to_string(Orthogonalization o) { return o == Orthogonalization::cgs2 ? "cgs2" : "mgs"; }
+inline std::string to_string(Orthogonalization o) {
+  switch (o) {
+    case Orthogonalization::cgs2: return "cgs2";
+    case Orthogonalization::mgs: return "mgs";
+    case Orthogonalization::cgs: return "cgs";
+    case Orthogonalization::cgs_refine_if_needed: return "cgs_refine_if_needed";
+  }
+  return "unknown";
+}
 
 /// Which side of A the preconditioner M is applied on.
 enum class PreconditionerSide {
@@ -29,6 +45,8 @@ inline std::string to_string(PreconditionerSide side) {
 struct GmresParams : StoppingRules {
   /// Krylov vectors per cycle (m of GMRES(m)), >= 1. Memory: m + 1 vectors (2m + 1 flexible).
   int restart = 30;
+  /// Default cgs2: orthogonal to working precision whatever A does (Giraud et al. 2005), at one
+  /// sweep over the basis more than cgs_refine_if_needed while that needs no refinement.
   Orthogonalization orthogonalization = Orthogonalization::cgs2;
   /// FGMRES (Saad 1993): keeps Z_j = M_j^{-1} v_j, so M may change between applications (an
   /// inner solver run to a tolerance). Required for variable preconditioners.

@@ -44,7 +44,7 @@ TEST(KrylovConfig, GmresKeysAreCheckedAndDefaultsWritten) {
       [] { parse_text(config_with("{type: gmres, restart: 0}")); }, "solver.restart");
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gmres, orthogonalization: householder}")); },
-      "unknown value 'householder'; allowed: [cgs2, mgs]");
+      "unknown value 'householder'; allowed: [cgs2, mgs, cgs, cgs_refine_if_needed]");
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: bicgstab, relative_to: b}")); },
       "unknown value 'b'; allowed: [rhs, initial_residual]");
@@ -130,6 +130,17 @@ TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
   }
   const auto left = run_text(config_with("{type: gmres, side: left, preconditioner: jacobi}"), out);
   EXPECT_EQ(left.solve.stopping_norm, solvers::ResidualNorm::preconditioned);
+}
+
+TEST(KrylovConfig, ClassicalGramSchmidtOptionsParseAndPrint) {
+  for (const std::string name : {"cgs", "cgs_refine_if_needed"}) {
+    const auto config = parse_text(config_with("{type: gmres, orthogonalization: " + name + "}"));
+    const auto& gmres = config.solver.params<solvers::components::GmresConfig>();
+    EXPECT_EQ(solvers::to_string(gmres.params.orthogonalization), name);
+    const std::string printed = solvers::effective_config(config);
+    EXPECT_NE(printed.find("  orthogonalization: " + name + "\n"), std::string::npos) << printed;
+    EXPECT_EQ(solvers::effective_config(parse_text(printed)), printed);
+  }
 }
 
 }  // namespace

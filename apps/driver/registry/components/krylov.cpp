@@ -6,7 +6,10 @@ namespace kelp::solvers::components {
 
 const config::Choices<Orthogonalization>& orthogonalizations() {
   static const config::Choices<Orthogonalization> choices{{Orthogonalization::cgs2, "cgs2"},
-                                                          {Orthogonalization::mgs, "mgs"}};
+                                                          {Orthogonalization::mgs, "mgs"},
+                                                          {Orthogonalization::cgs, "cgs"},
+                                                          {Orthogonalization::cgs_refine_if_needed,
+                                                           "cgs_refine_if_needed"}};
   return choices;
 }
 

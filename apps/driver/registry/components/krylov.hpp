@@ -4,7 +4,7 @@
 ///   solver:
 ///     type: gmres                   # or fgmres (flexible: any preconditioner, inner solvers)
 ///     restart: 30                   # >= 1 (gmres, fgmres)
-///     orthogonalization: cgs2       # cgs2 | mgs (gmres, fgmres)
+///     orthogonalization: cgs2       # cgs2 | mgs | cgs | cgs_refine_if_needed (gmres, fgmres)
 ///     side: right                   # right | left (gmres; left stops on ||M^{-1} r||)
 ///     <stopping rules>              # components/stopping.hpp
 ///     preconditioner: {type: jacobi}   # default identity
