@@ -118,11 +118,11 @@ class RoundGuard {
   RoundGuard(const char* where, long long cap) : where_(where), cap_(cap) {}
 
   /// Records a finished round that left `remaining` units of work (vertices or edges) and made
-  /// `progress` units of progress (work done, or windows moved, ...); throws if it made none or
-  /// the round count passed the cap.
+  /// `progress` units of progress (work done, or windows moved, ...); throws if it made none
+  /// while work is left, or the round count passed the cap.
   void record(long long remaining, long long progress) {
     ++rounds_;
-    KELP_REQUIRE(progress > 0, InvalidState,
+    KELP_REQUIRE(progress > 0 || remaining == 0, InvalidState,
                  where_ << ": no progress in round " << rounds_ << " (" << remaining
                         << " left); the kernel would not terminate (internal error)");
     KELP_REQUIRE(rounds_ <= cap_, InvalidState,
