@@ -20,6 +20,7 @@
 // Usage: kelp-bench-graph [--generator laplace3d|laplace3d_27pt|laplace2d] [--n 100]
 //                         [--repeats 11] [--matrices]
 //                         [--kernels d1,d1_deterministic,d1_edge_based,d2,d2_net_based,mis2,aggregate,
+//                                    aggregate_one_pass (MIS-2 aggregation without the second pass),
 //                                    kk_d1,kk_d1_vbbit,kk_d1_eb,kk_d2,kk_d2_nb,kk_mis2,kk_mis2_quality]
 // (the kk_ kernels run only in a KELP_ENABLE_PEERS build)
 
@@ -160,9 +161,12 @@ void run_graph(const Options& options, const std::string& graph_name, const Grap
       return Outcome{s.size, s.rounds, check && k::is_mis2(g, s.vertices).valid};
     });
   }
-  if (wants("aggregate")) {
-    measure(options, graph_name, g, "aggregate", "aggregates", [&](bool check) {
-      const auto a = k::mis2_aggregate(g);
+  for (const std::string variant : {"aggregate", "aggregate_one_pass"}) {
+    if (!wants(variant)) continue;
+    k::Mis2AggregateParams params;
+    params.second_pass = variant == "aggregate";
+    measure(options, graph_name, g, variant, "aggregates", [&](bool check) {
+      const auto a = k::mis2_aggregate(g, params);
       return Outcome{a.num_aggregates, 0,
                      check && k::is_valid_aggregation(g, a.aggregates, a.num_aggregates).valid};
     });
@@ -287,7 +291,7 @@ int main(int argc, char** argv) {
         app.add_option("--kernels", options.kernels, "kernels to run")
             ->delimiter(',')
             ->check(CLI::IsMember({"d1", "d1_deterministic", "d1_edge_based", "d2", "d2_net_based", "mis2",
-                                   "aggregate", "kk_d1", "kk_d1_vbbit", "kk_d1_eb", "kk_d2", "kk_d2_nb",
+                                   "aggregate", "aggregate_one_pass", "kk_d1", "kk_d1_vbbit", "kk_d1_eb", "kk_d2", "kk_d2_nb",
                                    "kk_mis2", "kk_mis2_quality"}))
             ->capture_default_str();
       },

@@ -62,8 +62,12 @@ Mis2<Device> mis2(const Graph<Device>& g) {
       });
   Ordinal num_rows = n, num_cols = n;
   int round = 0;
+  // The undecided row of smallest priority is the minimum of its two-hop neighbourhood (or sees
+  // a covered vertex) and is decided every round: at most n rounds; no progress throws.
+  impl::RoundGuard guard("kelp::kernels::mis2", static_cast<long long>(n));
   while (num_rows > 0) {
     const int r = round++;
+    const Ordinal before = num_rows;
     const List row_list = rows, col_list = cols, next_row_list = next_rows, next_col_list = next_cols;
     Kokkos::parallel_for(
         "kelp::kernels::mis2::priorities", Kokkos::RangePolicy<Exec>(0, num_rows),
@@ -126,6 +130,7 @@ Mis2<Device> mis2(const Graph<Device>& g) {
     std::swap(cols, next_cols);
     num_rows = kept_rows;
     num_cols = kept_cols;
+    guard.record(num_rows, before - num_rows);
   }
   Mis2<Device> result;
   result.rounds = round;

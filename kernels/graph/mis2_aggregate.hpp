@@ -7,27 +7,48 @@
 #include "kelp/kernels/graph/graph_types.hpp"
 #include "kelp/kernels/graph/impl/crs_from_keys.hpp"
 #include "kelp/kernels/graph/impl/graph_common.hpp"
+#include "kelp/kernels/graph/impl/mis2_second_pass.hpp"
 #include "kelp/kernels/graph/mis2.hpp"
 
 namespace kelp::kernels {
+
+/// Parameters of mis2_aggregate.
+struct Mis2AggregateParams {
+  /// Form new aggregates from the vertices the first pass leaves over (a second MIS-2 on their
+  /// subgraph, as Kokkos Kernels' MIS-2 coarsening does; impl/mis2_second_pass.hpp) before the
+  /// rest joins neighbouring aggregates. false: every leftover joins a neighbouring aggregate
+  /// (fewer, larger aggregates; the cluster Gauss-Seidel ordering uses this).
+  bool second_pass = true;
+  /// A second-pass aggregate needs at least this many vertices (>= 1); smaller would-be
+  /// aggregates join neighbouring ones instead.
+  Ordinal min_second_pass_size = 3;
+};
 
 /// Partitions the vertices of g into connected aggregates around the points of a MIS-2.
 ///
 /// [in] g: square, structurally symmetric graph (symmetrize() a nonsymmetric one; for AMG, the
 ///      strength graph of strength_graph()); self loops are ignored.
 /// Phase 1: every MIS-2 root and its neighbours form one aggregate (roots are at distance >= 3,
-/// so these sets are disjoint), numbered in root order. Phase 2: every vertex left over is at
-/// distance 2 from a root (maximality), so it has a neighbour aggregated in phase 1; it joins the
-/// smallest-numbered such aggregate. Phase 2 reads phase-1 labels only, so the result depends
-/// only on g, and each aggregate is connected (phase-2 vertices hang off a phase-1 neighbour).
+/// so these sets are disjoint), numbered in root order. Phase 2 (params.second_pass): a MIS-2 of
+/// the leftovers' subgraph; each of its roots with at least params.min_second_pass_size - 1
+/// leftover neighbours forms a new aggregate with them, numbered after phase 1's. Phase 3: every
+/// vertex still left over is at distance 2 from a phase-1 root (maximality), so it has an
+/// aggregated neighbour; it joins the smallest-numbered such aggregate. Phase 3 reads the labels
+/// of phases 1 and 2 only, so the result depends only on g, and each aggregate is connected
+/// (stars around roots, phase-3 vertices hang off an aggregated neighbour); every vertex is
+/// within distance 2 of its aggregate's root.
 /// Isolated vertices are roots of singleton aggregates.
 /// Reference: Kelley and Rajamanickam, IPDPS 2022 (MIS-2 coarsening); Bell, Dalton and Olson,
 /// SIAM J. Sci. Comput. 2012.
-/// Throws DimensionMismatch / InvalidArgument for a bad graph, NumericalError when a vertex finds
+/// Throws DimensionMismatch / InvalidArgument for a bad graph or min_second_pass_size < 1,
+/// NumericalError when a vertex finds
 /// no aggregated neighbour (only possible for a nonsymmetric pattern).
 template <class Device>
-Aggregation<Device> mis2_aggregate(const Graph<Device>& g) {
+Aggregation<Device> mis2_aggregate(const Graph<Device>& g, const Mis2AggregateParams& params = {}) {
   using Exec = typename Device::execution_space;
+  KELP_REQUIRE(params.min_second_pass_size >= 1, InvalidArgument,
+               "kelp::kernels::mis2_aggregate: min_second_pass_size is " << params.min_second_pass_size
+                                                                         << "; expected >= 1");
   const Mis2<Device> roots = mis2(g);  // checks g
   const auto row_map = g.row_map();
   const auto entries = g.entries();
@@ -44,6 +65,9 @@ Aggregation<Device> mis2_aggregate(const Graph<Device>& g) {
       });
   Aggregation<Device> result;
   result.num_aggregates = roots.size;
+  if (params.second_pass) {
+    result.num_aggregates += impl::mis2_second_pass(g, phase1, roots.size, params.min_second_pass_size);
+  }
   result.aggregates = Kokkos::View<Ordinal*, Device>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::mis2_aggregate::aggregates"), n);
   const auto aggregates = result.aggregates;
@@ -106,7 +130,7 @@ Graph<Device> coarse_graph(const Graph<Device>& g, const Aggregation<Device>& ag
 }
 
 #define KELP_GRAPH_MIS2_AGGREGATE_ETI(PREFIX, DEVICE)                                       \
-  PREFIX template Aggregation<DEVICE> mis2_aggregate<DEVICE>(const Graph<DEVICE>&);         \
+  PREFIX template Aggregation<DEVICE> mis2_aggregate<DEVICE>(const Graph<DEVICE>&, const Mis2AggregateParams&); \
   PREFIX template Graph<DEVICE> coarse_graph<DEVICE>(const Graph<DEVICE>&, const Aggregation<DEVICE>&);
 
 KELP_GRAPH_MIS2_AGGREGATE_ETI(extern, DefaultDevice)

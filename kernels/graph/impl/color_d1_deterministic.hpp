@@ -45,9 +45,13 @@ int color_d1_deterministic(const Graph<Device>& g, Kokkos::View<Ordinal*, Device
       KOKKOS_LAMBDA(const Ordinal v) { worklist(v) = v; });
   Ordinal size = n;
   int round = 0;
+  // The highest-priority uncolored vertex has no uncolored higher-priority neighbour, so it is
+  // colored in every round: at most n rounds, and a round without progress throws.
+  RoundGuard guard("kelp::kernels::color_distance1 (deterministic)", static_cast<long long>(n));
   while (size > 0) {
     ++round;
     const int r = round;
+    const Ordinal before = size;
     const auto current = worklist;
     const auto next_list = next;
     Kokkos::deep_copy(next_size, 0);
@@ -81,6 +85,7 @@ int color_d1_deterministic(const Graph<Device>& g, Kokkos::View<Ordinal*, Device
           }
         });
     size = read_scalar(next_size);
+    guard.record(size, before - size);
     std::swap(worklist, next);
   }
   return round;

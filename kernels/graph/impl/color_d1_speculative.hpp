@@ -74,10 +74,13 @@ int color_d1_speculative(const Graph<Device>& g, Kokkos::View<Ordinal*, Device> 
   if (Exec().concurrency() == 1) return 1;
   Kokkos::parallel_for("kelp::kernels::color_distance1::conflicts", Kokkos::RangePolicy<Exec>(0, n),
                        detect);
-  int rounds = 1;
+  // The smallest worklist vertex always keeps its color (its smaller neighbours are final), so
+  // every round shrinks the worklist: at most n rounds, and a round without progress throws.
+  RoundGuard guard("kelp::kernels::color_distance1 (speculative)", static_cast<long long>(n) + 1);
   Ordinal size = read_scalar(next_size);
+  guard.record(size, n - size);
   while (size > 0) {
-    ++rounds;
+    const Ordinal before = size;
     std::swap(worklist, next);
     Kokkos::deep_copy(next_size, 0);
     const auto current = worklist;
@@ -103,8 +106,9 @@ int color_d1_speculative(const Graph<Device>& g, Kokkos::View<Ordinal*, Device> 
           }
         });
     size = read_scalar(next_size);
+    guard.record(size, before - size);
   }
-  return rounds;
+  return guard.rounds();
 }
 
 }  // namespace kelp::kernels::impl

@@ -156,8 +156,13 @@ int color_two_hop_net_based(const TwoHop<Device>& hops, Ordinal num_rows, Ordina
   Ordinal size = num_rows;
   Ordinal base = 0;
   int round = 0;
+  // A round either colors the highest-priority vertex that found a free color (it wins every
+  // net it is in) or, when none found one, moves the window (at most num_rows + 1 times: a
+  // vertex's window is never full past its distance-2 degree). Bound: 2 num_rows + 1 rounds.
+  RoundGuard guard("kelp::kernels::color_distance2 (net-based)", 2 * static_cast<long long>(num_rows) + 1);
   while (size > 0) {
     ++round;
+    const Ordinal before = size;
     const int r = round;
     const Ordinal window = base;
     const auto current = worklist;
@@ -180,6 +185,7 @@ int color_two_hop_net_based(const TwoHop<Device>& hops, Ordinal num_rows, Ordina
         colored);
     if (colored == 0) {  // the window is full for every remaining vertex
       base += 64;
+      guard.record(size, 1);
       continue;
     }
     Kokkos::parallel_for(
@@ -196,6 +202,7 @@ int color_two_hop_net_based(const TwoHop<Device>& hops, Ordinal num_rows, Ordina
           }
         });
     size = read_scalar(next_size);
+    guard.record(size, before - size);
     std::swap(worklist, next);
   }
   return round;

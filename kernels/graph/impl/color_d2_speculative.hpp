@@ -130,8 +130,12 @@ int color_two_hop_speculative(const TwoHop<Device>& hops, Ordinal num_rows,
       KOKKOS_LAMBDA(const Ordinal v) { worklist(v) = v; });
   Ordinal size = num_rows;
   int rounds = 0;
+  // The smallest worklist row keeps its color (every smaller row within two hops is final), so
+  // each round shrinks the worklist; a round without progress throws instead of looping.
+  RoundGuard guard("kelp::kernels::color_distance2 (vertex-based)", static_cast<long long>(num_rows));
   while (size > 0) {
     ++rounds;
+    const Ordinal before = size;
     const auto current = worklist;
     const auto next_list = next;
     Kokkos::deep_copy(next_size, 0);
@@ -154,6 +158,7 @@ int color_two_hop_speculative(const TwoHop<Device>& hops, Ordinal num_rows,
           }
         });
     size = read_scalar(next_size);
+    guard.record(size, before - size);
     std::swap(worklist, next);
   }
   return rounds;

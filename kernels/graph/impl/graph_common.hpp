@@ -106,6 +106,38 @@ KOKKOS_INLINE_FUNCTION int popcount(std::uint64_t x) {
 #endif
 }
 
+/// Guards the round loops of the graph kernels against hangs. Every round-based kernel here
+/// provably makes progress each round (the highest-priority, or smallest, undecided vertex always
+/// keeps its decision), so the work left must shrink every round and the rounds are at most the
+/// work at the start. A round that leaves the work unchanged (a stale read, a broken priority
+/// rule or a device hazard) throws InvalidState at once, naming the kernel and the round, instead
+/// of looping forever; so does a count beyond the cap.
+class RoundGuard {
+ public:
+  /// where: the kernel, for the message; cap: the most rounds allowed (the provable bound).
+  RoundGuard(const char* where, long long cap) : where_(where), cap_(cap) {}
+
+  /// Records a finished round that left `remaining` units of work (vertices or edges) and made
+  /// `progress` units of progress (work done, or windows moved, ...); throws if it made none
+  /// while work is left, or the round count passed the cap.
+  void record(long long remaining, long long progress) {
+    ++rounds_;
+    KELP_REQUIRE(progress > 0 || remaining == 0, InvalidState,
+                 where_ << ": no progress in round " << rounds_ << " (" << remaining
+                        << " left); the kernel would not terminate (internal error)");
+    KELP_REQUIRE(rounds_ <= cap_, InvalidState,
+                 where_ << ": " << rounds_ << " rounds, over the bound of " << cap_ << " (" << remaining
+                        << " left; internal error)");
+  }
+
+  int rounds() const { return static_cast<int>(rounds_); }
+
+ private:
+  const char* where_;
+  long long cap_;
+  long long rounds_ = 0;
+};
+
 /// Host copy of a device scalar (a worklist length): one small transfer.
 template <class T, class Device>
 T read_scalar(const Kokkos::View<T, Device>& value) {
