@@ -157,25 +157,50 @@ void triple_product_symbolic(TripleProductHandle<Matrix>& handle, const Matrix& 
 }
 
 /// Numeric phase of C = Pᵀ·A·P (values only; the patterns of the symbolic phase).
-/// @throws InvalidState before the symbolic phase or for changed patterns (as spgemm_numeric)
+/// The checks fingerprint A and P once; the intermediates AP and Pᵀ belong to the handle and
+/// keep the patterns their handles saw, so their numeric phases run without re-checking them
+/// (this keeps the reuse cheap: fingerprints of P twice, Pᵀ and AP cost about as much as the
+/// gather and a numeric phase).
+/// @throws InvalidState before the symbolic phase or for changed patterns of A or P;
+///         DimensionMismatch for other shapes; InvalidArgument for a C the symbolic phase did not
+///         produce (errors name both the operand now and what the symbolic phase saw)
 template <class Matrix>
 void triple_product_numeric(TripleProductHandle<Matrix>& handle, const Matrix& A,
                             const Matrix& P, Matrix& C) {
-  KELP_REQUIRE(handle.has_symbolic(), InvalidState,
-               "kelp::kernels::triple_product_numeric: called before triple_product_symbolic");
-  // P's pattern must be the one the cached permutation was made for: the gather below reads P
-  // through it (one pass over P; the error names P and the triple product, not A·P's "B").
-  const PatternFingerprint p_now = pattern_fingerprint(P);
-  const PatternFingerprint& p_then = handle.ap_handle().state().b;
-  KELP_REQUIRE(p_now == p_then, InvalidState,
-               "kelp::kernels::triple_product_numeric: P's pattern differs from the one the symbolic phase "
-               "saw: P is now "
-                   << impl::fingerprint_string(p_now) << ", was " << impl::fingerprint_string(p_then)
-                   << " (run triple_product_symbolic again for a new pattern)");
-  spgemm_numeric(handle.ap_handle(), A, P, handle.ap());
+  const char* where = "kelp::kernels::triple_product_numeric";
+  KELP_REQUIRE(handle.has_symbolic(), InvalidState, where << ": called before triple_product_symbolic");
+  const auto& ap = handle.ap_handle().state();
+  const auto& rap = handle.rap_handle().state();
+  const PatternFingerprint a = pattern_fingerprint(A);
+  const PatternFingerprint p = pattern_fingerprint(P);
+  KELP_REQUIRE(a.num_rows == ap.a.num_rows && a.num_cols == ap.a.num_cols && p.num_rows == ap.b.num_rows &&
+                   p.num_cols == ap.b.num_cols,
+               DimensionMismatch,
+               where << ": dimension mismatch: A is " << impl::shape_string(a.num_rows, a.num_cols) << ", P is "
+                     << impl::shape_string(p.num_rows, p.num_cols) << "; the symbolic phase saw A "
+                     << impl::shape_string(ap.a.num_rows, ap.a.num_cols) << ", P "
+                     << impl::shape_string(ap.b.num_rows, ap.b.num_cols));
+  KELP_REQUIRE(a == ap.a, InvalidState,
+               where << ": A's pattern differs from the one the symbolic phase saw: A is now "
+                     << impl::fingerprint_string(a) << ", was " << impl::fingerprint_string(ap.a)
+                     << " (run triple_product_symbolic again for a new pattern)");
+  // P's pattern must be the one the cached permutation was made for: the gather reads P through it.
+  KELP_REQUIRE(p == ap.b, InvalidState,
+               where << ": P's pattern differs from the one the symbolic phase saw: P is now "
+                     << impl::fingerprint_string(p) << ", was " << impl::fingerprint_string(ap.b)
+                     << " (run triple_product_symbolic again for a new pattern)");
+  KELP_REQUIRE(C.num_rows() == rap.c_num_rows && C.num_cols() == rap.c_num_cols &&
+                   C.entries().data() == rap.entries.data() && C.values().extent(0) == rap.entries.extent(0),
+               InvalidArgument,
+               where << ": C (" << impl::shape_string(C.num_rows(), C.num_cols()) << " with " << C.nnz()
+                     << " entries) is not the matrix that triple_product_symbolic produced ("
+                     << impl::shape_string(rap.c_num_rows, rap.c_num_cols) << " with " << rap.entries.extent(0)
+                     << " entries)");
+  impl::spgemm_numeric_body(handle.ap_handle(), A, P, handle.ap(), false, typename Matrix::values_type());
   // Pᵀ's values follow P's; its pattern (sorted rows) is the one the second handle saw.
   impl::gather_restriction_values(handle, P);
-  spgemm_numeric(handle.rap_handle(), handle.restriction(), handle.ap(), C);
+  impl::spgemm_numeric_body(handle.rap_handle(), handle.restriction(), handle.ap(), C, false,
+                            typename Matrix::values_type());
 }
 
 #define KELP_TRIPLE_PRODUCT_ETI(PREFIX, S)                                                  \

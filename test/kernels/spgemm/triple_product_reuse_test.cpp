@@ -89,5 +89,25 @@ TEST(TripleProductReuse, RejectsChangedPatternOfP) {
                                               "triple_product_numeric: P's pattern differs from the one the symbolic phase saw: P is now 30 x 10");
 }
 
+TEST(TripleProductReuse, RejectsChangedPatternOfAOtherShapesAndAnotherC) {
+  auto A = test::random_crs<double>(30, 30, 3, 0, 0, 51);
+  auto A_other = test::random_crs<double>(30, 30, 3, 0, 0, 52);
+  auto A_big = test::random_crs<double>(31, 31, 3, 0, 0, 53);
+  auto P = test::random_crs<double>(30, 10, 2, 0, 0, 54);
+  auto P_big = test::random_crs<double>(31, 10, 2, 0, 0, 55);
+  kernels::TripleProductHandle<CrsMatrix<double>> handle;
+  CrsMatrix<double> C, other;
+  kernels::triple_product_symbolic(handle, A, P, C);
+  kernels::TripleProductHandle<CrsMatrix<double>> handle2;
+  kernels::triple_product_symbolic(handle2, A, P, other);
+
+  test::expect_throw_containing<InvalidState>([&] { kernels::triple_product_numeric(handle, A_other, P, C); },
+                                              "triple_product_numeric: A's pattern differs from the one the symbolic phase saw");
+  test::expect_throw_containing<DimensionMismatch>([&] { kernels::triple_product_numeric(handle, A_big, P_big, C); },
+                                                   "A is 31 x 31, P is 31 x 10; the symbolic phase saw A 30 x 30, P 30 x 10");
+  test::expect_throw_containing<InvalidArgument>([&] { kernels::triple_product_numeric(handle, A, P, other); },
+                                                 "is not the matrix that triple_product_symbolic produced");
+}
+
 }  // namespace
 }  // namespace kelp
