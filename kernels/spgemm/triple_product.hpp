@@ -37,37 +37,54 @@ class TripleProductHandle {
 
 /// Symbolic phase of C = Pᵀ·A·P; allocates C (m x m for an n x m P).
 /// @throws DimensionMismatch when A is not square or P has other than n rows
+/// (exec: the instance all the work runs on; the overload without it uses a default instance)
 template <class Matrix>
-void triple_product_symbolic(TripleProductHandle<Matrix>& handle, const Matrix& A,
+void triple_product_symbolic(const typename Matrix::execution_space& exec,
+                             TripleProductHandle<Matrix>& handle, const Matrix& A,
                              const Matrix& P, Matrix& C) {
   KELP_REQUIRE(A.num_rows() == A.num_cols() && A.num_cols() == P.num_rows(), DimensionMismatch,
                "kelp::kernels::triple_product_symbolic: dimension mismatch: A is "
                    << impl::shape_string(A.num_rows(), A.num_cols()) << ", P is "
                    << impl::shape_string(P.num_rows(), P.num_cols())
                    << "; A must be square with as many rows as P");
-  handle.restriction() = transpose(P);
-  spgemm_symbolic(handle.ap_handle(), A, P, handle.ap());
-  spgemm_symbolic(handle.rap_handle(), handle.restriction(), handle.ap(), C);
+  handle.restriction() = transpose(exec, P);
+  spgemm_symbolic(exec, handle.ap_handle(), A, P, handle.ap());
+  spgemm_symbolic(exec, handle.rap_handle(), handle.restriction(), handle.ap(), C);
+}
+
+template <class Matrix>
+void triple_product_symbolic(TripleProductHandle<Matrix>& handle, const Matrix& A,
+                             const Matrix& P, Matrix& C) {
+  triple_product_symbolic(typename Matrix::execution_space(), handle, A, P, C);
 }
 
 /// Numeric phase of C = Pᵀ·A·P (values only; the patterns of the symbolic phase).
 /// @throws InvalidState before the symbolic phase or for changed patterns (as spgemm_numeric)
 template <class Matrix>
-void triple_product_numeric(TripleProductHandle<Matrix>& handle, const Matrix& A,
+void triple_product_numeric(const typename Matrix::execution_space& exec,
+                            TripleProductHandle<Matrix>& handle, const Matrix& A,
                             const Matrix& P, Matrix& C) {
   KELP_REQUIRE(handle.has_symbolic(), InvalidState,
                "kelp::kernels::triple_product_numeric: called before triple_product_symbolic");
-  spgemm_numeric(handle.ap_handle(), A, P, handle.ap());
+  spgemm_numeric(exec, handle.ap_handle(), A, P, handle.ap());
   // Pᵀ's values follow P's; its pattern (sorted rows) is the one the second handle saw.
-  handle.restriction() = transpose(P);
-  spgemm_numeric(handle.rap_handle(), handle.restriction(), handle.ap(), C);
+  handle.restriction() = transpose(exec, P);
+  spgemm_numeric(exec, handle.rap_handle(), handle.restriction(), handle.ap(), C);
+}
+
+template <class Matrix>
+void triple_product_numeric(TripleProductHandle<Matrix>& handle, const Matrix& A,
+                            const Matrix& P, Matrix& C) {
+  triple_product_numeric(typename Matrix::execution_space(), handle, A, P, C);
 }
 
 #define KELP_TRIPLE_PRODUCT_ETI(PREFIX, S)                                                  \
   PREFIX template void triple_product_symbolic<CrsMatrix<S>>(                               \
+      const CrsMatrix<S>::execution_space&,                                                 \
       TripleProductHandle<CrsMatrix<S>>&, const CrsMatrix<S>&, const CrsMatrix<S>&,         \
       CrsMatrix<S>&);                                                                       \
   PREFIX template void triple_product_numeric<CrsMatrix<S>>(                                \
+      const CrsMatrix<S>::execution_space&,                                                 \
       TripleProductHandle<CrsMatrix<S>>&, const CrsMatrix<S>&, const CrsMatrix<S>&,         \
       CrsMatrix<S>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_TRIPLE_PRODUCT_ETI, extern)
