@@ -33,8 +33,9 @@ struct ExtractDiagonal {
 /// diag(i) = A(i, i) (summed over duplicates, 0 where the diagonal entry is absent), for
 /// i < min(num_rows, num_cols). One pass over A's rows.
 /// @param[out] diag  rank-1 view of length min(num_rows, num_cols), in A's memory space
+/// @param[in] exec  the instance the pass runs on (extract_diagonal(A, diag): a default one)
 template <class Matrix, class DiagView>
-void extract_diagonal(const Matrix& A, const DiagView& diag) {
+void extract_diagonal(const typename Matrix::execution_space& exec, const Matrix& A, const DiagView& diag) {
   using Ordinal = typename Matrix::ordinal_type;
   const Ordinal n = A.num_rows() < A.num_cols() ? A.num_rows() : A.num_cols();
   KELP_REQUIRE(static_cast<long long>(diag.extent(0)) == n, DimensionMismatch,
@@ -42,8 +43,13 @@ void extract_diagonal(const Matrix& A, const DiagView& diag) {
                    << " entries, expected " << n << " for a " << A.num_rows() << " x "
                    << A.num_cols() << " matrix");
   Kokkos::parallel_for("kelp::kernels::extract_diagonal",
-                       Kokkos::RangePolicy<typename Matrix::execution_space>(0, n),
+                       Kokkos::RangePolicy<typename Matrix::execution_space>(exec, 0, n),
                        impl::ExtractDiagonal<Matrix, DiagView>{A.row_map(), A.entries(), A.values(), diag});
+}
+
+template <class Matrix, class DiagView>
+void extract_diagonal(const Matrix& A, const DiagView& diag) {
+  extract_diagonal(typename Matrix::execution_space(), A, diag);
 }
 
 }  // namespace kelp::kernels

@@ -58,8 +58,9 @@ struct HashEntries {
 };
 }  // namespace impl
 
+/// As pattern_fingerprint(A), the two reductions on the instance exec (which they fence).
 template <class Matrix>
-PatternFingerprint pattern_fingerprint(const Matrix& A) {
+PatternFingerprint pattern_fingerprint(const typename Matrix::execution_space& exec, const Matrix& A) {
   using ordinal_type = typename Matrix::ordinal_type;
   using offset_type = typename Matrix::offset_type;
   using execution_space = typename Matrix::execution_space;
@@ -67,13 +68,18 @@ PatternFingerprint pattern_fingerprint(const Matrix& A) {
   const auto entries = A.entries();
   std::uint64_t row_map_hash = 0;
   Kokkos::parallel_reduce("kelp::pattern_fingerprint(row_map)",
-                          Kokkos::RangePolicy<execution_space>(0, A.num_rows()),
+                          Kokkos::RangePolicy<execution_space>(exec, 0, A.num_rows()),
                           impl::HashRowMap<std::decay_t<decltype(row_map)>, ordinal_type>{row_map}, row_map_hash);
   std::uint64_t entries_hash = 0;
   Kokkos::parallel_reduce("kelp::pattern_fingerprint(entries)",
-                          Kokkos::RangePolicy<execution_space>(0, A.nnz()),
+                          Kokkos::RangePolicy<execution_space>(exec, 0, A.nnz()),
                           impl::HashEntries<std::decay_t<decltype(entries)>, offset_type>{entries}, entries_hash);
   return {A.num_rows(), A.num_cols(), static_cast<long long>(A.nnz()), row_map_hash, entries_hash};
+}
+
+template <class Matrix>
+PatternFingerprint pattern_fingerprint(const Matrix& A) {
+  return pattern_fingerprint(typename Matrix::execution_space(), A);
 }
 
 }  // namespace kelp

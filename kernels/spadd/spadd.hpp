@@ -31,9 +31,11 @@ namespace kelp::kernels {
 ///
 /// @param[in] A, B  matrices of the same shape; unsorted rows and duplicates allowed
 /// @param[out] C    same shape, sorted unique columns per row
+/// @param[in] exec  the instance all the work runs on (fenced before returning)
 /// @throws DimensionMismatch when the shapes differ
 template <class Matrix>
-void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C) {
+void spadd_symbolic(const typename Matrix::execution_space& exec, SpaddHandle<Matrix>& handle,
+                    const Matrix& A, const Matrix& B, Matrix& C) {
   using Exec = typename Matrix::execution_space;
   using OrdinalT = typename Matrix::ordinal_type;
   using OffsetT = typename Matrix::offset_type;
@@ -43,7 +45,6 @@ void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& 
                where << ": dimension mismatch: A is " << impl::shape_string(A.num_rows(), A.num_cols())
                      << ", B is " << impl::shape_string(B.num_rows(), B.num_cols())
                      << "; they must have the same shape");
-  const Exec exec;
   const OrdinalT num_rows = A.num_rows();
   const auto a_row_map = A.row_map();
   const auto a_entries = A.entries();
@@ -58,8 +59,10 @@ void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& 
       KOKKOS_LAMBDA(const OrdinalT i) {
         counts(i) = a_row_map(i + 1) - a_row_map(i) + b_row_map(i + 1) - b_row_map(i);
       });
-  typename Matrix::row_map_type merged_map("kelp::kernels::spadd::merged_row_map",
-                                           static_cast<std::size_t>(num_rows) + 1);
+  // row_maps without initialisation: counts_to_row_map writes every entry (on exec).
+  typename Matrix::row_map_type merged_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spadd::merged_row_map"),
+      static_cast<std::size_t>(num_rows) + 1);
   const long long merged_nnz = impl::counts_to_row_map(exec, where, counts, merged_map, num_rows);
   typename Matrix::entries_type merged(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spadd::merged"), merged_nnz);
@@ -82,8 +85,9 @@ void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& 
         }
         counts(i) = count;
       });
-  typename Matrix::row_map_type row_map("kelp::kernels::spadd::row_map",
-                                        static_cast<std::size_t>(num_rows) + 1);
+  typename Matrix::row_map_type row_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spadd::row_map"),
+      static_cast<std::size_t>(num_rows) + 1);
   const long long nnz = impl::counts_to_row_map(exec, where, counts, row_map, num_rows);
   typename Matrix::entries_type entries(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spadd::entries"), nnz);
@@ -100,12 +104,18 @@ void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& 
   exec.fence();
 
   auto& state = handle.state();
-  state.a = pattern_fingerprint(A);
-  state.b = pattern_fingerprint(B);
+  state.a = pattern_fingerprint(exec, A);
+  state.b = pattern_fingerprint(exec, B);
   state.row_map = row_map;
   state.entries = entries;
   state.done = true;
   C = Matrix(num_rows, A.num_cols(), row_map, entries, values);
+}
+
+/// spadd_symbolic on a default instance of the matrices' execution space.
+template <class Matrix>
+void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C) {
+  spadd_symbolic(typename Matrix::execution_space(), handle, A, B, C);
 }
 
 /// Numeric phase of C = αA + βB (values only, with the pattern of spadd_symbolic).
@@ -114,9 +124,11 @@ void spadd_symbolic(SpaddHandle<Matrix>& handle, const Matrix& A, const Matrix& 
 /// @param[in,out] C the matrix spadd_symbolic produced; values overwritten
 /// @throws InvalidState before spadd_symbolic or when a pattern changed; DimensionMismatch when
 ///         a shape changed; InvalidArgument when C is another matrix. Messages name both sides.
+/// @param[in] exec  the instance all the work runs on (fenced before returning)
 template <class Matrix>
-void spadd_numeric(SpaddHandle<Matrix>& handle, typename Matrix::scalar_type alpha,
-                   const Matrix& A, typename Matrix::scalar_type beta, const Matrix& B, Matrix& C) {
+void spadd_numeric(const typename Matrix::execution_space& exec, SpaddHandle<Matrix>& handle,
+                   typename Matrix::scalar_type alpha, const Matrix& A,
+                   typename Matrix::scalar_type beta, const Matrix& B, Matrix& C) {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   using OrdinalT = typename Matrix::ordinal_type;
@@ -125,8 +137,8 @@ void spadd_numeric(SpaddHandle<Matrix>& handle, typename Matrix::scalar_type alp
   const auto& state = handle.state();
   KELP_REQUIRE(state.done, InvalidState,
                where << ": called before spadd_symbolic (the handle has no symbolic phase)");
-  const PatternFingerprint a = pattern_fingerprint(A);
-  const PatternFingerprint b = pattern_fingerprint(B);
+  const PatternFingerprint a = pattern_fingerprint(exec, A);
+  const PatternFingerprint b = pattern_fingerprint(exec, B);
   KELP_REQUIRE(a.num_rows == state.a.num_rows && a.num_cols == state.a.num_cols &&
                    b.num_rows == state.b.num_rows && b.num_cols == state.b.num_cols,
                DimensionMismatch,
@@ -160,7 +172,7 @@ void spadd_numeric(SpaddHandle<Matrix>& handle, typename Matrix::scalar_type alp
   const auto c_entries = C.entries();
   const auto c_values = C.values();
   Kokkos::parallel_for(
-      "kelp::kernels::spadd_numeric", Kokkos::RangePolicy<Exec>(0, C.num_rows()),
+      "kelp::kernels::spadd_numeric", Kokkos::RangePolicy<Exec>(exec, 0, C.num_rows()),
       KOKKOS_LAMBDA(const OrdinalT i) {
         const OffsetT begin = c_row_map(i);
         const OffsetT end = c_row_map(i + 1);
@@ -172,27 +184,41 @@ void spadd_numeric(SpaddHandle<Matrix>& handle, typename Matrix::scalar_type alp
           c_values(impl::lower_bound(c_entries, begin, end, b_entries(k))) += beta * b_values(k);
         }
       });
-  Exec().fence();
+  exec.fence();
+}
+
+/// spadd_numeric on a default instance of the matrices' execution space.
+template <class Matrix>
+void spadd_numeric(SpaddHandle<Matrix>& handle, typename Matrix::scalar_type alpha,
+                   const Matrix& A, typename Matrix::scalar_type beta, const Matrix& B, Matrix& C) {
+  spadd_numeric(typename Matrix::execution_space(), handle, alpha, A, beta, B, C);
+}
+
+/// C = αA + βB in one call on exec (symbolic and numeric with a temporary handle).
+template <class Matrix>
+Matrix spadd(const typename Matrix::execution_space& exec, typename Matrix::scalar_type alpha,
+             const Matrix& A, typename Matrix::scalar_type beta, const Matrix& B) {
+  SpaddHandle<Matrix> handle;
+  Matrix C;
+  spadd_symbolic(exec, handle, A, B, C);
+  spadd_numeric(exec, handle, alpha, A, beta, B, C);
+  return C;
 }
 
 /// C = αA + βB in one call (symbolic and numeric with a temporary handle).
 template <class Matrix>
 Matrix spadd(typename Matrix::scalar_type alpha, const Matrix& A,
              typename Matrix::scalar_type beta, const Matrix& B) {
-  SpaddHandle<Matrix> handle;
-  Matrix C;
-  spadd_symbolic(handle, A, B, C);
-  spadd_numeric(handle, alpha, A, beta, B, C);
-  return C;
+  return spadd(typename Matrix::execution_space(), alpha, A, beta, B);
 }
 
 #define KELP_SPADD_ETI(PREFIX, S)                                                           \
-  PREFIX template void spadd_symbolic<CrsMatrix<S>>(SpaddHandle<CrsMatrix<S>>&,             \
-                                                    const CrsMatrix<S>&, const CrsMatrix<S>&, \
-                                                    CrsMatrix<S>&);                         \
-  PREFIX template void spadd_numeric<CrsMatrix<S>>(SpaddHandle<CrsMatrix<S>>&, S,           \
-                                                   const CrsMatrix<S>&, S,                  \
-                                                   const CrsMatrix<S>&, CrsMatrix<S>&);
+  PREFIX template void spadd_symbolic<CrsMatrix<S>>(                                        \
+      const CrsMatrix<S>::execution_space&, SpaddHandle<CrsMatrix<S>>&, const CrsMatrix<S>&, \
+      const CrsMatrix<S>&, CrsMatrix<S>&);                                                  \
+  PREFIX template void spadd_numeric<CrsMatrix<S>>(                                         \
+      const CrsMatrix<S>::execution_space&, SpaddHandle<CrsMatrix<S>>&, S, const CrsMatrix<S>&, \
+      S, const CrsMatrix<S>&, CrsMatrix<S>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_SPADD_ETI, extern)
 
 }  // namespace kelp::kernels

@@ -18,28 +18,32 @@ namespace kelp::kernels {
 
 /// B = A^T, or B = A^H when `conjugate` (the same as A^T for real scalars).
 ///
-/// @param[in] A  any CRS matrix (rows need not be sorted; empty rows and 0 x n shapes are fine)
-/// @return       a num_cols x num_rows matrix with sorted rows, in A's memory space
+/// @param[in] exec  the instance all passes run on (fenced before returning)
+/// @param[in] A     any CRS matrix (rows need not be sorted; empty rows and 0 x n shapes are fine)
+/// @return          a num_cols x num_rows matrix with sorted rows, in A's memory space
 template <class Matrix>
-Matrix transpose(const Matrix& A, bool conjugate = false) {
+Matrix transpose(const typename Matrix::execution_space& exec, const Matrix& A, bool conjugate = false) {
   using Exec = typename Matrix::execution_space;
   using Scalar = typename Matrix::scalar_type;
   using OrdinalT = typename Matrix::ordinal_type;
   using OffsetT = typename Matrix::offset_type;
-  const Exec exec;
   const OrdinalT num_rows = A.num_rows();
   const OrdinalT num_cols = A.num_cols();
   const auto row_map = A.row_map();
   const auto entries = A.entries();
   const auto values = A.values();
 
-  Kokkos::View<OffsetT*, typename Matrix::device_type> cursor("kelp::kernels::transpose::cursor",
-                                                              static_cast<std::size_t>(num_cols) + 1);
+  // Zeroed on exec (a labelled allocation would zero it on the default instance).
+  Kokkos::View<OffsetT*, typename Matrix::device_type> cursor(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::transpose::cursor"),
+      static_cast<std::size_t>(num_cols) + 1);
+  Kokkos::deep_copy(exec, cursor, OffsetT(0));
   Kokkos::parallel_for(
       "kelp::kernels::transpose(count)", Kokkos::RangePolicy<Exec>(exec, 0, A.nnz()),
       KOKKOS_LAMBDA(const OffsetT k) { Kokkos::atomic_increment(&cursor(entries(k))); });
-  typename Matrix::row_map_type out_row_map("kelp::kernels::transpose::row_map",
-                                            static_cast<std::size_t>(num_cols) + 1);
+  typename Matrix::row_map_type out_row_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::transpose::row_map"),
+      static_cast<std::size_t>(num_cols) + 1);
   impl::counts_to_row_map(exec, "kelp::kernels::transpose", cursor, out_row_map, num_cols);
   Kokkos::deep_copy(exec, cursor, out_row_map);
 
@@ -62,8 +66,15 @@ Matrix transpose(const Matrix& A, bool conjugate = false) {
   return Matrix(num_cols, num_rows, out_row_map, out_entries, out_values);
 }
 
+/// transpose on a default instance of A's execution space.
+template <class Matrix>
+Matrix transpose(const Matrix& A, bool conjugate = false) {
+  return transpose(typename Matrix::execution_space(), A, conjugate);
+}
+
 #define KELP_TRANSPOSE_ETI(PREFIX, S) \
-  PREFIX template CrsMatrix<S> transpose<CrsMatrix<S>>(const CrsMatrix<S>&, bool);
+  PREFIX template CrsMatrix<S> transpose<CrsMatrix<S>>(const CrsMatrix<S>::execution_space&, \
+                                                       const CrsMatrix<S>&, bool);
 KELP_ETI_FOR_EACH_SCALAR(KELP_TRANSPOSE_ETI, extern)
 
 }  // namespace kelp::kernels

@@ -56,13 +56,13 @@ inline std::string fingerprint_string(const PatternFingerprint& f) {
 
 /// Symbolic phase shared by the plain and the Jacobi-fused product.
 template <class Matrix>
-void spgemm_symbolic_body(const char* where, SpgemmHandle<Matrix>& handle, const Matrix& A,
-                          const Matrix& B, Matrix& C, bool jacobi) {
+void spgemm_symbolic_body(const typename Matrix::execution_space& exec, const char* where,
+                          SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C,
+                          bool jacobi) {
   using Exec = typename Matrix::execution_space;
   using OrdinalT = typename Matrix::ordinal_type;
   using OffsetT = typename Matrix::offset_type;
   using Device = typename Matrix::device_type;
-  const Exec exec;
   auto& state = handle.state();
   state = typename SpgemmHandle<Matrix>::Symbolic();
   const OrdinalT num_rows = A.num_rows();
@@ -97,8 +97,11 @@ void spgemm_symbolic_body(const char* where, SpgemmHandle<Matrix>& handle, const
 
   Kokkos::View<OffsetT*, Device> counts(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spgemm::row_counts"), num_rows);
-  typename Matrix::row_map_type row_map("kelp::kernels::spgemm::row_map",
-                                        static_cast<std::size_t>(num_rows) + 1);
+  // Zeroed on exec (a labelled allocation would zero it on the default instance).
+  typename Matrix::row_map_type row_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::spgemm::row_map"),
+      static_cast<std::size_t>(num_rows) + 1);
+  Kokkos::deep_copy(exec, row_map, OffsetT(0));
   typename Matrix::entries_type entries;
   if (algorithm == SpgemmAlgorithm::dense) {
     state.accumulator = typename SpgemmHandle<Matrix>::accumulator_type(
@@ -141,8 +144,8 @@ void spgemm_symbolic_body(const char* where, SpgemmHandle<Matrix>& handle, const
 
   state.jacobi = jacobi;
   state.algorithm = algorithm;
-  state.a = pattern_fingerprint(A);
-  state.b = pattern_fingerprint(B);
+  state.a = pattern_fingerprint(exec, A);
+  state.b = pattern_fingerprint(exec, B);
   state.row_map = row_map;
   state.entries = entries;
   state.c_num_rows = num_rows;
@@ -155,8 +158,9 @@ void spgemm_symbolic_body(const char* where, SpgemmHandle<Matrix>& handle, const
 
 /// Checks of the numeric phase: order, shapes and patterns against the symbolic phase, and C.
 template <class Matrix>
-void check_spgemm_numeric(const char* where, const SpgemmHandle<Matrix>& handle, const Matrix& A,
-                          const Matrix& B, const Matrix& C, bool jacobi) {
+void check_spgemm_numeric(const typename Matrix::execution_space& exec, const char* where,
+                          const SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B,
+                          const Matrix& C, bool jacobi) {
   const auto& state = handle.state();
   const char* symbolic_name = jacobi ? "jacobi_spgemm_symbolic" : "spgemm_symbolic";
   KELP_REQUIRE(state.done, InvalidState,
@@ -165,8 +169,8 @@ void check_spgemm_numeric(const char* where, const SpgemmHandle<Matrix>& handle,
                where << ": the handle's symbolic phase was "
                      << (state.jacobi ? "jacobi_spgemm_symbolic" : "spgemm_symbolic")
                      << ", expected " << symbolic_name);
-  const PatternFingerprint a = pattern_fingerprint(A);
-  const PatternFingerprint b = pattern_fingerprint(B);
+  const PatternFingerprint a = pattern_fingerprint(exec, A);
+  const PatternFingerprint b = pattern_fingerprint(exec, B);
   const char* b_name = jacobi ? "P" : "B";
   KELP_REQUIRE(a.num_rows == state.a.num_rows && a.num_cols == state.a.num_cols &&
                    b.num_rows == state.b.num_rows && b.num_cols == state.b.num_cols,
@@ -196,10 +200,10 @@ void check_spgemm_numeric(const char* where, const SpgemmHandle<Matrix>& handle,
 
 /// Numeric phase shared by the plain and the Jacobi-fused product (delta empty for the plain).
 template <class Matrix>
-void spgemm_numeric_body(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B,
-                         const Matrix& C, bool jacobi, typename Matrix::values_type delta) {
+void spgemm_numeric_body(const typename Matrix::execution_space& exec, SpgemmHandle<Matrix>& handle,
+                         const Matrix& A, const Matrix& B, const Matrix& C, bool jacobi,
+                         typename Matrix::values_type delta) {
   using Exec = typename Matrix::execution_space;
-  const Exec exec;
   const auto& state = handle.state();
   const SpgemmOperands<Matrix> ops(A, B, jacobi, delta);
   const auto num_rows = A.num_rows();
@@ -226,16 +230,24 @@ void spgemm_numeric_body(SpgemmHandle<Matrix>& handle, const Matrix& A, const Ma
 /// @param[in,out] handle  records the analysis (SpgemmHandle)
 /// @param[in] A, B        A is m x k, B is k x n; rows need not be sorted
 /// @param[out] C          becomes an m x n matrix with sorted, unique columns in each row
+/// @param[in] exec        the instance all the work runs on (fenced before returning); the
+///                        overloads without it use a default instance
 /// @throws DimensionMismatch when A's columns differ from B's rows, or when nnz(C) exceeds the
 ///         offset type
 template <class Matrix>
-void spgemm_symbolic(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C) {
+void spgemm_symbolic(const typename Matrix::execution_space& exec, SpgemmHandle<Matrix>& handle,
+                     const Matrix& A, const Matrix& B, Matrix& C) {
   constexpr const char* where = "kelp::kernels::spgemm_symbolic";
   KELP_REQUIRE(A.num_cols() == B.num_rows(), DimensionMismatch,
                where << ": dimension mismatch: A is " << impl::shape_string(A.num_rows(), A.num_cols())
                      << ", B is " << impl::shape_string(B.num_rows(), B.num_cols())
                      << "; A's columns must equal B's rows");
-  impl::spgemm_symbolic_body(where, handle, A, B, C, false);
+  impl::spgemm_symbolic_body(exec, where, handle, A, B, C, false);
+}
+
+template <class Matrix>
+void spgemm_symbolic(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C) {
+  spgemm_symbolic(typename Matrix::execution_space(), handle, A, B, C);
 }
 
 /// Numeric phase of C = A·B: C's values, with the pattern from spgemm_symbolic.
@@ -245,10 +257,16 @@ void spgemm_symbolic(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix
 /// @throws InvalidState before spgemm_symbolic or when a pattern changed; DimensionMismatch when
 ///         a shape changed; InvalidArgument when C is another matrix. Messages name both sides.
 template <class Matrix>
-void spgemm_numeric(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C) {
+void spgemm_numeric(const typename Matrix::execution_space& exec, SpgemmHandle<Matrix>& handle,
+                    const Matrix& A, const Matrix& B, Matrix& C) {
   constexpr const char* where = "kelp::kernels::spgemm_numeric";
-  impl::check_spgemm_numeric(where, handle, A, B, C, false);
-  impl::spgemm_numeric_body(handle, A, B, C, false, typename Matrix::values_type());
+  impl::check_spgemm_numeric(exec, where, handle, A, B, C, false);
+  impl::spgemm_numeric_body(exec, handle, A, B, C, false, typename Matrix::values_type());
+}
+
+template <class Matrix>
+void spgemm_numeric(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& B, Matrix& C) {
+  spgemm_numeric(typename Matrix::execution_space(), handle, A, B, C);
 }
 
 /// Symbolic phase of the Jacobi-fused product C = (I − ω D⁻¹ A)·P: pattern(C) = pattern(P) ∪
@@ -257,14 +275,21 @@ void spgemm_numeric(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix&
 /// @param[in] A  square n x n; P  n x m
 /// @throws DimensionMismatch when A is not square or P has other than n rows
 template <class Matrix>
-void jacobi_spgemm_symbolic(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& P,
+void jacobi_spgemm_symbolic(const typename Matrix::execution_space& exec,
+                            SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& P,
                             Matrix& C) {
   constexpr const char* where = "kelp::kernels::jacobi_spgemm_symbolic";
   KELP_REQUIRE(A.num_rows() == A.num_cols() && A.num_cols() == P.num_rows(), DimensionMismatch,
                where << ": dimension mismatch: A is " << impl::shape_string(A.num_rows(), A.num_cols())
                      << ", P is " << impl::shape_string(P.num_rows(), P.num_cols())
                      << "; A must be square with as many rows as P");
-  impl::spgemm_symbolic_body(where, handle, A, P, C, true);
+  impl::spgemm_symbolic_body(exec, where, handle, A, P, C, true);
+}
+
+template <class Matrix>
+void jacobi_spgemm_symbolic(SpgemmHandle<Matrix>& handle, const Matrix& A, const Matrix& P,
+                            Matrix& C) {
+  jacobi_spgemm_symbolic(typename Matrix::execution_space(), handle, A, P, C);
 }
 
 /// Numeric phase of C = (I − ω D⁻¹ A)·P (values only), one pass over A's rows.
@@ -272,19 +297,20 @@ void jacobi_spgemm_symbolic(SpgemmHandle<Matrix>& handle, const Matrix& A, const
 /// @param[in] omega  damping ω (4/3 / λ_max(D⁻¹A) for smoothed aggregation)
 /// @throws as spgemm_numeric, and NumericalError when A has a zero (or missing) diagonal entry
 template <class Matrix>
-void jacobi_spgemm_numeric(SpgemmHandle<Matrix>& handle, typename Matrix::scalar_type omega,
+void jacobi_spgemm_numeric(const typename Matrix::execution_space& exec,
+                           SpgemmHandle<Matrix>& handle, typename Matrix::scalar_type omega,
                            const Matrix& A, const Matrix& P, Matrix& C) {
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   constexpr const char* where = "kelp::kernels::jacobi_spgemm_numeric";
-  impl::check_spgemm_numeric(where, handle, A, P, C, true);
+  impl::check_spgemm_numeric(exec, where, handle, A, P, C, true);
   typename Matrix::values_type delta(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::jacobi_spgemm::delta"),
       A.num_rows());
-  extract_diagonal(A, delta);
+  extract_diagonal(exec, A, delta);
   long long zero_row = -1;
   Kokkos::parallel_reduce(
-      "kelp::kernels::jacobi_spgemm_numeric(delta)", Kokkos::RangePolicy<Exec>(0, A.num_rows()),
+      "kelp::kernels::jacobi_spgemm_numeric(delta)", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows()),
       KOKKOS_LAMBDA(const long long i, long long& first_zero) {
         const Scalar d = delta(i);
         if (d == Scalar(0)) {
@@ -298,31 +324,48 @@ void jacobi_spgemm_numeric(SpgemmHandle<Matrix>& handle, typename Matrix::scalar
   KELP_REQUIRE(zero_row < 0, NumericalError,
                where << ": A has a zero or missing diagonal entry in row " << zero_row
                      << " (D⁻¹A needs every diagonal entry)");
-  impl::spgemm_numeric_body(handle, A, P, C, true, delta);
+  impl::spgemm_numeric_body(exec, handle, A, P, C, true, delta);
+}
+
+template <class Matrix>
+void jacobi_spgemm_numeric(SpgemmHandle<Matrix>& handle, typename Matrix::scalar_type omega,
+                           const Matrix& A, const Matrix& P, Matrix& C) {
+  jacobi_spgemm_numeric(typename Matrix::execution_space(), handle, omega, A, P, C);
+}
+
+/// C = A·B in one call on exec (symbolic and numeric with a temporary handle).
+template <class Matrix>
+Matrix spgemm(const typename Matrix::execution_space& exec, const Matrix& A, const Matrix& B,
+              SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic) {
+  SpgemmHandle<Matrix> handle(algorithm);
+  Matrix C;
+  spgemm_symbolic(exec, handle, A, B, C);
+  spgemm_numeric(exec, handle, A, B, C);
+  return C;
 }
 
 /// C = A·B in one call (symbolic and numeric with a temporary handle).
 template <class Matrix>
 Matrix spgemm(const Matrix& A, const Matrix& B,
               SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic) {
-  SpgemmHandle<Matrix> handle(algorithm);
-  Matrix C;
-  spgemm_symbolic(handle, A, B, C);
-  spgemm_numeric(handle, A, B, C);
-  return C;
+  return spgemm(typename Matrix::execution_space(), A, B, algorithm);
 }
 
 #define KELP_SPGEMM_ETI(PREFIX, S)                                                                  \
-  PREFIX template void spgemm_symbolic<CrsMatrix<S>>(SpgemmHandle<CrsMatrix<S>>&,                   \
+  PREFIX template void spgemm_symbolic<CrsMatrix<S>>(const CrsMatrix<S>::execution_space&,          \
+                                                     SpgemmHandle<CrsMatrix<S>>&,                   \
                                                      const CrsMatrix<S>&, const CrsMatrix<S>&,      \
                                                      CrsMatrix<S>&);                                \
-  PREFIX template void spgemm_numeric<CrsMatrix<S>>(SpgemmHandle<CrsMatrix<S>>&,                    \
+  PREFIX template void spgemm_numeric<CrsMatrix<S>>(const CrsMatrix<S>::execution_space&,           \
+                                                    SpgemmHandle<CrsMatrix<S>>&,                    \
                                                     const CrsMatrix<S>&, const CrsMatrix<S>&,       \
                                                     CrsMatrix<S>&);                                 \
-  PREFIX template void jacobi_spgemm_symbolic<CrsMatrix<S>>(SpgemmHandle<CrsMatrix<S>>&,            \
+  PREFIX template void jacobi_spgemm_symbolic<CrsMatrix<S>>(const CrsMatrix<S>::execution_space&,   \
+                                                            SpgemmHandle<CrsMatrix<S>>&,            \
                                                             const CrsMatrix<S>&,                    \
                                                             const CrsMatrix<S>&, CrsMatrix<S>&);    \
-  PREFIX template void jacobi_spgemm_numeric<CrsMatrix<S>>(SpgemmHandle<CrsMatrix<S>>&, S,          \
+  PREFIX template void jacobi_spgemm_numeric<CrsMatrix<S>>(const CrsMatrix<S>::execution_space&,    \
+                                                           SpgemmHandle<CrsMatrix<S>>&, S,          \
                                                            const CrsMatrix<S>&,                     \
                                                            const CrsMatrix<S>&, CrsMatrix<S>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_SPGEMM_ETI, extern)

@@ -88,13 +88,14 @@ class TripleProductHandle {
 namespace impl {
 /// Pᵀ's values from P's (values only; the pattern and permutation of the symbolic phase).
 template <class Matrix>
-void gather_restriction_values(TripleProductHandle<Matrix>& handle, const Matrix& P) {
+void gather_restriction_values(const typename Matrix::execution_space& exec,
+                               TripleProductHandle<Matrix>& handle, const Matrix& P) {
   using Exec = typename Matrix::execution_space;
   const auto values = handle.restriction().values();
   const auto source = handle.restriction_source();
   Kokkos::parallel_for("kelp::kernels::triple_product(gather restriction)",
                        Kokkos::RangePolicy<Exec, Kokkos::IndexType<long long>>(
-                           0, static_cast<long long>(source.extent(0))),
+                           exec, 0, static_cast<long long>(source.extent(0))),
                        GatherValues<decltype(values), typename Matrix::values_type, decltype(source)>{
                            values, P.values(), source});
 }
@@ -103,11 +104,11 @@ void gather_restriction_values(TripleProductHandle<Matrix>& handle, const Matrix
 /// count per column, prefix sum, scatter (atomics), then sort each row by column with the
 /// source indices alongside. Values are left to gather_restriction_values.
 template <class Matrix>
-void build_restriction_pattern(TripleProductHandle<Matrix>& handle, const Matrix& P) {
+void build_restriction_pattern(const typename Matrix::execution_space& exec,
+                               TripleProductHandle<Matrix>& handle, const Matrix& P) {
   using Exec = typename Matrix::execution_space;
   using OffsetT = typename Matrix::offset_type;
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<long long>>;
-  const Exec exec;
   const long long num_rows = P.num_rows();
   const long long num_cols = P.num_cols();
   const long long nnz = static_cast<long long>(P.nnz());
@@ -142,18 +143,26 @@ void build_restriction_pattern(TripleProductHandle<Matrix>& handle, const Matrix
 
 /// Symbolic phase of C = Pᵀ·A·P; allocates C (m x m for an n x m P).
 /// @throws DimensionMismatch when A is not square or P has other than n rows
+/// (exec: the instance all the work runs on; the overload without it uses a default instance)
 template <class Matrix>
-void triple_product_symbolic(TripleProductHandle<Matrix>& handle, const Matrix& A,
+void triple_product_symbolic(const typename Matrix::execution_space& exec,
+                             TripleProductHandle<Matrix>& handle, const Matrix& A,
                              const Matrix& P, Matrix& C) {
   KELP_REQUIRE(A.num_rows() == A.num_cols() && A.num_cols() == P.num_rows(), DimensionMismatch,
                "kelp::kernels::triple_product_symbolic: dimension mismatch: A is "
                    << impl::shape_string(A.num_rows(), A.num_cols()) << ", P is "
                    << impl::shape_string(P.num_rows(), P.num_cols())
                    << "; A must be square with as many rows as P");
-  impl::build_restriction_pattern(handle, P);
-  impl::gather_restriction_values(handle, P);
-  spgemm_symbolic(handle.ap_handle(), A, P, handle.ap());
-  spgemm_symbolic(handle.rap_handle(), handle.restriction(), handle.ap(), C);
+  impl::build_restriction_pattern(exec, handle, P);
+  impl::gather_restriction_values(exec, handle, P);
+  spgemm_symbolic(exec, handle.ap_handle(), A, P, handle.ap());
+  spgemm_symbolic(exec, handle.rap_handle(), handle.restriction(), handle.ap(), C);
+}
+
+template <class Matrix>
+void triple_product_symbolic(TripleProductHandle<Matrix>& handle, const Matrix& A,
+                             const Matrix& P, Matrix& C) {
+  triple_product_symbolic(typename Matrix::execution_space(), handle, A, P, C);
 }
 
 /// Numeric phase of C = Pᵀ·A·P (values only; the patterns of the symbolic phase).
@@ -165,14 +174,15 @@ void triple_product_symbolic(TripleProductHandle<Matrix>& handle, const Matrix& 
 ///         DimensionMismatch for other shapes; InvalidArgument for a C the symbolic phase did not
 ///         produce (errors name both the operand now and what the symbolic phase saw)
 template <class Matrix>
-void triple_product_numeric(TripleProductHandle<Matrix>& handle, const Matrix& A,
+void triple_product_numeric(const typename Matrix::execution_space& exec,
+                            TripleProductHandle<Matrix>& handle, const Matrix& A,
                             const Matrix& P, Matrix& C) {
   const char* where = "kelp::kernels::triple_product_numeric";
   KELP_REQUIRE(handle.has_symbolic(), InvalidState, where << ": called before triple_product_symbolic");
   const auto& ap = handle.ap_handle().state();
   const auto& rap = handle.rap_handle().state();
-  const PatternFingerprint a = pattern_fingerprint(A);
-  const PatternFingerprint p = pattern_fingerprint(P);
+  const PatternFingerprint a = pattern_fingerprint(exec, A);
+  const PatternFingerprint p = pattern_fingerprint(exec, P);
   KELP_REQUIRE(a.num_rows == ap.a.num_rows && a.num_cols == ap.a.num_cols && p.num_rows == ap.b.num_rows &&
                    p.num_cols == ap.b.num_cols,
                DimensionMismatch,
@@ -196,18 +206,26 @@ void triple_product_numeric(TripleProductHandle<Matrix>& handle, const Matrix& A
                      << " entries) is not the matrix that triple_product_symbolic produced ("
                      << impl::shape_string(rap.c_num_rows, rap.c_num_cols) << " with " << rap.entries.extent(0)
                      << " entries)");
-  impl::spgemm_numeric_body(handle.ap_handle(), A, P, handle.ap(), false, typename Matrix::values_type());
+  impl::spgemm_numeric_body(exec, handle.ap_handle(), A, P, handle.ap(), false, typename Matrix::values_type());
   // Pᵀ's values follow P's; its pattern (sorted rows) is the one the second handle saw.
-  impl::gather_restriction_values(handle, P);
-  impl::spgemm_numeric_body(handle.rap_handle(), handle.restriction(), handle.ap(), C, false,
+  impl::gather_restriction_values(exec, handle, P);
+  impl::spgemm_numeric_body(exec, handle.rap_handle(), handle.restriction(), handle.ap(), C, false,
                             typename Matrix::values_type());
+}
+
+template <class Matrix>
+void triple_product_numeric(TripleProductHandle<Matrix>& handle, const Matrix& A,
+                            const Matrix& P, Matrix& C) {
+  triple_product_numeric(typename Matrix::execution_space(), handle, A, P, C);
 }
 
 #define KELP_TRIPLE_PRODUCT_ETI(PREFIX, S)                                                  \
   PREFIX template void triple_product_symbolic<CrsMatrix<S>>(                               \
+      const CrsMatrix<S>::execution_space&,                                                 \
       TripleProductHandle<CrsMatrix<S>>&, const CrsMatrix<S>&, const CrsMatrix<S>&,         \
       CrsMatrix<S>&);                                                                       \
   PREFIX template void triple_product_numeric<CrsMatrix<S>>(                                \
+      const CrsMatrix<S>::execution_space&,                                                 \
       TripleProductHandle<CrsMatrix<S>>&, const CrsMatrix<S>&, const CrsMatrix<S>&,         \
       CrsMatrix<S>&);
 KELP_ETI_FOR_EACH_SCALAR(KELP_TRIPLE_PRODUCT_ETI, extern)

@@ -1,8 +1,8 @@
 #pragma once
 /// Sorting one CRS row (a segment of entries, optionally with its values) by column, inside a
-/// team: insertion sort for very short rows, a team-level bitonic sort in scratch memory for
-/// rows up to bitonic_max_length, and an in-place heapsort by one thread for longer rows (no
-/// scratch, O(n log n), so any row length works on any backend).
+/// team: insertion sort for very short rows and a team-level bitonic sort in scratch memory for
+/// rows up to bitonic_max_length. Longer rows are left to the device-wide pass of
+/// impl/sort_long_rows.hpp (a team, let alone one thread, is too small for a row of 10^5 entries).
 
 #include <Kokkos_Core.hpp>
 
@@ -36,29 +36,9 @@ KOKKOS_INLINE_FUNCTION void insertion_sort_segment(const Entries& entries, const
   }
 }
 
-/// Heapsort of entries[begin, end) (with values): the fallback for rows too long for scratch.
-template <class Entries, class Values, class OffsetT>
-KOKKOS_INLINE_FUNCTION void heapsort_segment(const Entries& entries, const Values& values,
-                                             bool has_values, OffsetT begin, OffsetT end) {
-  const OffsetT n = end - begin;
-  auto sift_down = [&](OffsetT root, OffsetT size) {
-    while (2 * root + 1 < size) {
-      OffsetT child = 2 * root + 1;
-      if (child + 1 < size && entries(begin + child) < entries(begin + child + 1)) ++child;
-      if (!(entries(begin + root) < entries(begin + child))) return;
-      swap_entries(entries, values, has_values, begin + root, begin + child);
-      root = child;
-    }
-  };
-  for (OffsetT start = n / 2; start-- > 0;) sift_down(start, n);
-  for (OffsetT size = n; size-- > 1;) {
-    swap_entries(entries, values, has_values, begin, begin + size);
-    sift_down(OffsetT(0), size);
-  }
-}
-
 /// Sorts entries[begin, end) (and values alongside when has_values) by the team `member`.
-/// `keys`/`vals` are team scratch arrays of bitonic_max_length elements.
+/// `keys`/`vals` are team scratch arrays of bitonic_max_length elements. Rows longer than
+/// bitonic_max_length are skipped (sort_long_rows sorts them).
 template <class Member, class Entries, class Values, class KeyScratch, class ValueScratch,
           class OffsetT>
 KOKKOS_INLINE_FUNCTION void team_sort_segment(const Member& member, const Entries& entries,
@@ -73,11 +53,7 @@ KOKKOS_INLINE_FUNCTION void team_sort_segment(const Member& member, const Entrie
                    [&]() { insertion_sort_segment(entries, values, has_values, begin, end); });
     return;
   }
-  if (n > bitonic_max_length) {
-    Kokkos::single(Kokkos::PerTeam(member),
-                   [&]() { heapsort_segment(entries, values, has_values, begin, end); });
-    return;
-  }
+  if (n > bitonic_max_length) return;
   int padded = 1;
   while (padded < n) padded *= 2;
   // Padding with the largest key keeps the padding at the end after an ascending sort.
