@@ -55,6 +55,8 @@
 //                                          50^3 unless --no-generated; overrides --matrix)
 // Options: --repeats 20  --warmup 3  --min-sample-ms 20  --vectors 1,4,8,16,32 (or none)
 //          --layouts left,right (or none)  --algorithms row_parallel,merge_path,adaptive,automatic
+//          (also accepted: stencil, the structured-stencil SpMV, run only on matrices that carry a
+//          stencil description, i.e. the generated ones; automatic picks it on those)
 //          --no-spmv  --beta 0  --triad-mb auto (or MB)  --triad-repeats 20  --no-generated
 // Counts below their minimum are raised to it (--repeats and --triad-repeats 1, --warmup and
 // --min-sample-ms 0, --triad-mb 1). The last of a repeated option wins. Kokkos sees only the
@@ -464,12 +466,12 @@ kelp::kernels::SpmvAlgorithm parse_algorithm(const std::string& name) {
   using kelp::kernels::SpmvAlgorithm;
   if (name.rfind("adaptive:", 0) == 0) return SpmvAlgorithm::adaptive;
   for (auto a : {SpmvAlgorithm::row_parallel, SpmvAlgorithm::merge_path, SpmvAlgorithm::adaptive,
-                 SpmvAlgorithm::automatic}) {
+                 SpmvAlgorithm::automatic, SpmvAlgorithm::stencil}) {
     if (kelp::kernels::to_string(a) == name) return a;
   }
   KELP_THROW(InvalidArgument, "kelp-bench-spmv: unknown algorithm '"
                                   << name << "'; allowed: [row_parallel, merge_path, adaptive, "
-                                  << "adaptive:ROWS:ENTRIES:TEAM:LANES, automatic]");
+                                  << "adaptive:ROWS:ENTRIES:TEAM:LANES, automatic, stencil]");
 }
 
 /// "adaptive:ROWS:ENTRIES:TEAM:LANES" (a point of the tuning sweep) as a shape; the defaults
@@ -524,6 +526,7 @@ std::vector<Variant<Scalar>> make_variants(const Context<Scalar>& ctx,
     variants.push_back(std::move(v));
   };
   for (const std::string& name : algorithms) {
+    if (name == "stencil" && !A.has_stencil()) continue;  // matrix files carry no stencil
     auto handle = std::make_shared<kelp::kernels::SpmvHandle<Matrix<Scalar>>>(parse_algorithm(name));
     handle->set_adaptive_shape(parse_adaptive_shape(name));
     add("kelp", name, [handle, A, x, alpha, beta](const View& y) {
@@ -596,6 +599,7 @@ GroupResult run_problem(const Options& options, const Problem<Scalar>& problem,
       {"spmv", options.spmv},
       {"algorithms", options.algorithms},
       {"spmmv_algorithms", options.spmmv_algorithms},
+      {"stencil_description", A.has_stencil()},
       {"vectors", options.vectors},
       {"layouts", options.layouts},
       {"triad_gbytes_per_s", number_or_null(triad.median_gbs)},
@@ -685,7 +689,8 @@ std::vector<fs::path> shared_matrices(const std::string& dir) {
 const std::vector<std::string> kGenerators = {"laplace3d", "laplace3d_27pt", "laplace2d",
                                               "laplace2d_9pt", "rmat"};
 const std::vector<std::string> kLayouts = {"left", "right"};
-const std::vector<std::string> kAlgorithms = {"row_parallel", "merge_path", "adaptive", "automatic"};
+const std::vector<std::string> kAlgorithms = {"row_parallel", "merge_path", "adaptive", "automatic",
+                                              "stencil"};
 
 std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string text;
@@ -829,7 +834,8 @@ void define_command_line(CLI::App& app, Options& options) {
          },
          "Kelp SpMV algorithms of the single-vector products\n"
          "(row_parallel, merge_path, adaptive, automatic, or a point of the\n"
-         "adaptive tuning sweep adaptive:ROWS:ENTRIES:TEAM:LANES, 0 = chosen), or none")
+         "adaptive tuning sweep adaptive:ROWS:ENTRIES:TEAM:LANES, 0 = chosen), or none;\n"
+         "stencil: generated matrices only (skipped for matrix files)")
       ->type_name("ALGORITHM,...")
       ->default_str(joined(options.algorithms, ","));
   app.add_option_function<std::string>(

@@ -9,9 +9,16 @@
 #include <type_traits>
 
 #include "kelp/kernels/core/error.hpp"
+#include "kelp/kernels/core/stencil_description.hpp"
 #include "kelp/kernels/core/types.hpp"
 
 namespace kelp {
+
+namespace impl {
+/// Hands a stencil description from one matrix to another of the same pattern without the
+/// O(nnz) check: only for operations that keep the pattern by construction (copy_to).
+struct StencilTransfer;
+}  // namespace impl
 
 /// Sparsity pattern in CRS form: row_map (num_rows + 1 offsets) and entries (column indices).
 template <class OrdinalT = Ordinal, class OffsetT = Offset, class DeviceT = DefaultDevice>
@@ -95,12 +102,46 @@ class CrsMatrix {
   const entries_type& entries() const { return graph_.entries(); }
   const values_type& values() const { return values_; }
 
+  /// Whether this matrix carries a structured-grid stencil description (see
+  /// stencil_description.hpp): set by the kelp::generators stencil generators and kept by
+  /// copy_to / to_host, which keep the pattern. Matrices made by the constructors (hence every
+  /// operation that builds a new pattern) carry none. Values may change freely; who changes
+  /// row_map or entries in place must call detach_stencil().
+  bool has_stencil() const { return !stencil_.empty(); }
+  const StencilDescription& stencil() const { return stencil_; }
+
+  /// Attaches `stencil` after checking, in O(nnz) on the host (the pattern is copied there when
+  /// it lives on a device), that the pattern is exactly the stencil's.
+  /// @throws InvalidArgument naming the first row and entry that differ (or what is wrong with
+  ///         the description), DimensionMismatch when the grid has another number of points
+  void attach_stencil(const StencilDescription& stencil) {
+    auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph_.row_map());
+    auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph_.entries());
+    impl::check_stencil_pattern(stencil, num_rows(), num_cols(), row_map, entries,
+                                "kelp::CrsMatrix::attach_stencil");
+    stencil_ = stencil;
+  }
+  /// Drops the description (no-op without one).
+  void detach_stencil() { stencil_ = StencilDescription(); }
+
  private:
+  friend struct impl::StencilTransfer;
   graph_type graph_;
   values_type values_;
+  StencilDescription stencil_;
 };
 
-/// Deep copy of A into the memory space of Device (a shallow copy when A already lives there).
+namespace impl {
+struct StencilTransfer {
+  template <class To, class From>
+  static void copy(To& to, const From& from) {
+    to.stencil_ = from.stencil();
+  }
+};
+}  // namespace impl
+
+/// Deep copy of A into the memory space of Device (a shallow copy when A already lives there),
+/// with A's stencil description if it has one.
 template <class Device, class Scalar, class OrdinalT, class OffsetT, class SrcDevice>
 CrsMatrix<Scalar, OrdinalT, OffsetT, Device> copy_to(
     const CrsMatrix<Scalar, OrdinalT, OffsetT, SrcDevice>& A) {
@@ -108,8 +149,10 @@ CrsMatrix<Scalar, OrdinalT, OffsetT, Device> copy_to(
   auto row_map = Kokkos::create_mirror_view_and_copy(typename Device::memory_space(), A.row_map());
   auto entries = Kokkos::create_mirror_view_and_copy(typename Device::memory_space(), A.entries());
   auto values = Kokkos::create_mirror_view_and_copy(typename Device::memory_space(), A.values());
-  return Target(A.num_rows(), A.num_cols(), typename Target::row_map_type(row_map),
-                typename Target::entries_type(entries), typename Target::values_type(values));
+  Target copy(A.num_rows(), A.num_cols(), typename Target::row_map_type(row_map),
+              typename Target::entries_type(entries), typename Target::values_type(values));
+  impl::StencilTransfer::copy(copy, A);  // same pattern
+  return copy;
 }
 
 /// Host mirror of A (shallow when A is already in host memory), for host-side logic and I/O.

@@ -18,7 +18,8 @@ struct StencilPoint {
 };
 
 /// Builds the grid matrix of `stencil` directly in CRS form on the host (no COO sort), then copies
-/// it to Device. Rows come out sorted. Cost: O(nnz) host time and memory.
+/// it to Device. Rows come out sorted. Cost: O(nnz) host time and memory. The matrix carries
+/// the stencil's description (CrsMatrix::stencil()) when the stencil has at most 27 distinct points.
 template <class Scalar, class Device = DefaultDevice>
 CrsMatrix<Scalar, Ordinal, Offset, Device> stencil_matrix(long long nx, long long ny, long long nz,
                                                          std::vector<StencilPoint> stencil) {
@@ -57,7 +58,16 @@ CrsMatrix<Scalar, Ordinal, Offset, Device> stencil_matrix(long long nx, long lon
   typename Host::values_type values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::CrsMatrix::values"), vals.size());
   std::copy(cols.begin(), cols.end(), entries.data());
   std::copy(vals.begin(), vals.end(), values.data());
-  return copy_to<Device>(Host(static_cast<Ordinal>(n), static_cast<Ordinal>(n), row_map, entries, values));
+  Host host(static_cast<Ordinal>(n), static_cast<Ordinal>(n), row_map, entries, values);
+  // The matrix carries its stencil, for kernels that use the structure (the stencil SpMV), when
+  // the stencil is one a StencilDescription can hold (at most 27 distinct points). Attaching
+  // checks the pattern again, O(nnz) host time like the assembly above.
+  if (stencil.size() <= static_cast<std::size_t>(StencilDescription::kMaxPoints)) {
+    auto description = StencilDescription::grid(nx, ny, nz);
+    for (const auto& s : stencil) description.add_point(s.dx, s.dy, s.dz);
+    if (description.problem().empty()) host.attach_stencil(description);
+  }
+  return copy_to<Device>(host);
 }
 
 }  // namespace kelp::generators

@@ -6,8 +6,8 @@
 /// x and y are rank-1 views (SpMV) or rank-2 views with one column per right-hand side (SpMMV,
 /// LayoutLeft or LayoutRight). beta = 0 overwrites y without reading it, so NaN in y does not
 /// propagate; alpha = 0 scales y without reading x or A. x and y must not overlap.
-/// Algorithms for A and conj(A): row-parallel and merge-path (spmv_handle.hpp); transposed modes
-/// scatter with atomics. With a handle, the pattern analysis is done once per matrix.
+/// Algorithms for A and conj(A): row-parallel, merge-path, adaptive and, for matrices that carry
+/// a stencil description, stencil (spmv_handle.hpp); transposed modes scatter with atomics. With a handle, the pattern analysis is done once per matrix.
 ///
 /// Every overload also takes an execution-space instance of the matrix's execution space first
 /// (as Kokkos Kernels does; kernels/core/execution_space.hpp): all of the product's kernels, the
@@ -31,6 +31,7 @@
 #include "kelp/kernels/spmv/impl/spmv_adaptive.hpp"
 #include "kelp/kernels/spmv/impl/spmv_merge_path.hpp"
 #include "kelp/kernels/spmv/impl/spmv_row_parallel.hpp"
+#include "kelp/kernels/spmv/impl/spmv_stencil.hpp"
 #include "kelp/kernels/spmv/impl/spmv_timing.hpp"
 #include "kelp/kernels/spmv/impl/spmv_transpose.hpp"
 #include "kelp/kernels/spmv/spmv_handle.hpp"
@@ -111,6 +112,12 @@ void spmv_body(const typename Matrix::execution_space& exec, SpmvHandle<Matrix>&
       spmv_adaptive<true, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
     } else {
       spmv_adaptive<false, Matrix, XC, YC>(exec, handle, alpha, A, X, beta, Y);
+    }
+  } else if (handle.algorithm() == SpmvAlgorithm::stencil) {
+    if (conj) {
+      spmv_stencil<true, Matrix, XC, YC>(exec, alpha, A, X, beta, Y);
+    } else {
+      spmv_stencil<false, Matrix, XC, YC>(exec, alpha, A, X, beta, Y);
     }
   } else if (handle.algorithm() == SpmvAlgorithm::merge_path) {
     if (conj) {

@@ -5,7 +5,8 @@
 /// chose and the merge-path chunking. With SpmvAlgorithm::automatic on a host space and a matrix
 /// of at least kTimingMinNnz entries, the first product times both algorithms on the matrix and
 /// keeps the faster (impl/spmv_timing.hpp); below that size, on GPUs and for one-off handles the
-/// choice comes from row statistics (choose()). The timed choice can differ between runs when
+/// choice comes from row statistics (choose()); a matrix that carries a stencil description gets
+/// the stencil algorithm instead, untimed. The timed choice can differ between runs when
 /// both algorithms are about equally fast; results then differ by rounding only. Pin the
 /// algorithm for bitwise reproducibility. It re-analyses by itself when it sees a matrix with a
 /// different row_map (pointer or size), so a stale handle is never used; values may change freely
@@ -35,6 +36,8 @@ enum class SpmvAlgorithm {
   row_parallel,  ///< one row per thread (host) or per vector lane group (GPU)
   merge_path,    ///< equal shares of rows + nonzeros per thread (Merrill & Garland, SC'16)
   adaptive,      ///< row blocks staged in team scratch, one kernel for any rows (impl/spmv_adaptive.hpp)
+  stencil,       ///< interior rows from the matrix's stencil description, no column indices read
+                 ///< (impl/spmv_stencil.hpp); only for matrices with one (CrsMatrix::has_stencil)
 };
 
 /// Blocking and team shape of the adaptive algorithm. A block holds at most block_rows rows and
@@ -169,15 +172,25 @@ class SpmvHandle {
   /// As analyze(A), running the analysis kernels on exec.
   void analyze(const execution_space& exec, const Matrix& A) {
     if (analyzed_ && A.row_map().data() == row_map_data_ && A.num_rows() == num_rows_ &&
-        A.num_cols() == num_cols_ && A.nnz() == nnz_) {
+        A.num_cols() == num_cols_ && A.nnz() == nnz_ && A.has_stencil() == has_stencil_) {
       return;
     }
+    KELP_REQUIRE(requested_ != SpmvAlgorithm::stencil || A.has_stencil(), InvalidArgument,
+                 "kelp::kernels::SpmvHandle: algorithm stencil requested for a "
+                     << A.num_rows() << " x " << A.num_cols()
+                     << " matrix that carries no stencil description (build it with a "
+                     << "kelp::generators stencil generator or call CrsMatrix::attach_stencil)");
+    has_stencil_ = A.has_stencil();
     row_map_data_ = A.row_map().data();
     num_rows_ = A.num_rows();
     num_cols_ = A.num_cols();
     nnz_ = A.nnz();
     stats_ = row_statistics(exec, A);
-    chosen_ = requested_ == SpmvAlgorithm::automatic ? choose(stats_) : requested_;
+    // A stencil description means the stencil kernel: it streams the CRS arrays minus the
+    // column indices, which no CRS algorithm can match on such regular rows.
+    chosen_ = requested_ != SpmvAlgorithm::automatic ? requested_
+              : has_stencil_                         ? SpmvAlgorithm::stencil
+                                                     : choose(stats_);
     timed_ = false;
     blocks_ = {};  // the adaptive blocks belong to the old pattern
     items_per_chunk_ = items_per_chunk_request_ > 0 ? items_per_chunk_request_
@@ -193,7 +206,8 @@ class SpmvHandle {
   bool needs_timing() const {
     constexpr bool host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
     return host && timing_allowed_ && analyzed_ && !timed_ &&
-           requested_ == SpmvAlgorithm::automatic && static_cast<long long>(nnz_) >= kTimingMinNnz;
+           requested_ == SpmvAlgorithm::automatic && chosen_ != SpmvAlgorithm::stencil &&
+           static_cast<long long>(nnz_) >= kTimingMinNnz;
   }
   /// Records the outcome of the timing (impl::time_algorithms).
   void set_timed_choice(SpmvAlgorithm algorithm) {
@@ -323,6 +337,7 @@ class SpmvHandle {
   bool analyzed_ = false;
   bool timed_ = false;
   bool timing_allowed_ = true;
+  bool has_stencil_ = false;
   const offset_type* row_map_data_ = nullptr;
   ordinal_type num_rows_ = 0;
   ordinal_type num_cols_ = 0;
@@ -353,6 +368,7 @@ inline std::string to_string(SpmvAlgorithm algorithm) {
     case SpmvAlgorithm::row_parallel: return "row_parallel";
     case SpmvAlgorithm::merge_path: return "merge_path";
     case SpmvAlgorithm::adaptive: return "adaptive";
+    case SpmvAlgorithm::stencil: return "stencil";
   }
   return "unknown";
 }
