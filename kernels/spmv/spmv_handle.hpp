@@ -5,8 +5,8 @@
 /// chose and the merge-path chunking. With SpmvAlgorithm::automatic on a host space and a matrix
 /// of at least kTimingMinNnz entries, the first product times both algorithms on the matrix and
 /// keeps the faster (impl/spmv_timing.hpp); below that size, on GPUs and for one-off handles the
-/// choice comes from row statistics (choose()); a matrix that carries a stencil description gets
-/// the stencil algorithm instead, untimed. The timed choice can differ between runs when
+/// choice comes from row statistics (choose()); on GPUs a matrix that carries a stencil
+/// description gets the stencil algorithm instead, untimed. The timed choice can differ between runs when
 /// both algorithms are about equally fast; results then differ by rounding only. Pin the
 /// algorithm for bitwise reproducibility. It re-analyses by itself when it sees a matrix with a
 /// different row_map (pointer or size), so a stale handle is never used; values may change freely
@@ -186,10 +186,12 @@ class SpmvHandle {
     num_cols_ = A.num_cols();
     nnz_ = A.nnz();
     stats_ = row_statistics(exec, A);
-    // A stencil description means the stencil kernel: it streams the CRS arrays minus the
-    // column indices, which no CRS algorithm can match on such regular rows.
+    // On GPUs a stencil description means the stencil kernel: it streams the CRS arrays minus
+    // the column indices. On CPUs it was 1.5-1.8x slower than row_parallel on the 7-point 100^3
+    // Laplacian (docs/performance.md, issue 8 stencil section), so host spaces keep the CRS choice.
+    constexpr bool host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
     chosen_ = requested_ != SpmvAlgorithm::automatic ? requested_
-              : has_stencil_                         ? SpmvAlgorithm::stencil
+              : has_stencil_ && !host                ? SpmvAlgorithm::stencil
                                                      : choose(stats_);
     timed_ = false;
     blocks_ = {};  // the adaptive blocks belong to the old pattern
