@@ -86,6 +86,16 @@ check_png "$work/all.png"
 "${plot[@]}" "$work/dos.json" "$work/dos_exact.json" -o "$work/dos.png" --title "cubic lattice"
 check_png "$work/dos.png"
 
+# The KPM roofline plot of kelp-bench-kpm logs (the committed CPU and H100 runs), and a refusal of
+# a file that is not such a log.
+"$python" "$source_dir/apps/plot/kpm_roofline.py" "$source_dir/docs/data/cpu16/issue12/kpm_cpu16.jsonl" \
+  "$source_dir/docs/data/h100/merge-2026-11-26b/kpm.jsonl" -o "$work/roofline.png"
+check_png "$work/roofline.png"
+if "$python" "$source_dir/apps/plot/kpm_roofline.py" "$work/gmres.json" -o "$work/no.png" 2>/dev/null; then
+  echo "plot_test: kpm_roofline accepted a file that is not a kelp-bench-kpm log" >&2
+  exit 1
+fi
+
 echo '{"no": "task"}' >"$work/bad.json"
 if "${plot[@]}" "$work/bad.json" -o "$work/bad.png" 2>"$work/bad.err"; then
   echo "plot_test: a file without a task was accepted" >&2
