@@ -66,7 +66,7 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
   mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
 if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
-  phase "building (Debug, sanitizers, Debian's Serial Kokkos, peers)" 700
+  phase "building (Debug, sanitizers, Debian's Serial Kokkos)" 700
   # -O0: the instrumented compile at -O1 took 2.7x as long (126 s vs 46 s for spmv_test.cpp),
   # while the tests run in about a minute either way. The apps tests (YAML and driver) run in
   # the Release phase only: their build (the driver, kelp and four benchmarks) was a fifth of
