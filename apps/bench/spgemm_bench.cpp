@@ -248,6 +248,23 @@ void bench_cusparse_product(const Options& options, const std::string& name, con
 }
 #endif
 
+#ifdef KELP_HAVE_EIGEN
+using EigenMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+
+/// M as Eigen's row-major sparse matrix, the peer's input (built outside the timings). Eigen is
+/// linked in host builds only (apps/bench/CMakeLists.txt), so M's views are host-accessible.
+EigenMatrix to_eigen(const Matrix& M) {
+  std::vector<Eigen::Triplet<double, int>> triplets;
+  triplets.reserve(M.nnz());
+  for (int i = 0; i < M.num_rows(); ++i)
+    for (auto k = M.row_map()(i); k < M.row_map()(i + 1); ++k)
+      triplets.emplace_back(i, M.entries()(k), M.values()(k));
+  EigenMatrix E(M.num_rows(), M.num_cols());
+  E.setFromTriplets(triplets.begin(), triplets.end());
+  return E;
+}
+#endif
+
 void bench_product(const Options& options, const std::string& name, const Matrix& A, const Matrix& B) {
   const auto algorithm = algorithm_of(options.algorithm);
   SpgemmHandle<Matrix> handle(algorithm);
@@ -285,17 +302,6 @@ void bench_product(const Options& options, const std::string& name, const Matrix
 #endif
 #ifdef KELP_HAVE_EIGEN
   if constexpr (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
-    using EigenMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
-    auto to_eigen = [](const Matrix& M) {
-      std::vector<Eigen::Triplet<double, int>> triplets;
-      triplets.reserve(M.nnz());
-      for (int i = 0; i < M.num_rows(); ++i)
-        for (auto k = M.row_map()(i); k < M.row_map()(i + 1); ++k)
-          triplets.emplace_back(i, M.entries()(k), M.values()(k));
-      EigenMatrix E(M.num_rows(), M.num_cols());
-      E.setFromTriplets(triplets.begin(), triplets.end());
-      return E;
-    };
     const EigenMatrix EA = to_eigen(A), EB = to_eigen(B);
     long long nnz = 0;
     const Timing eigen = median_seconds(options.repeats, [&] {
@@ -397,17 +403,6 @@ void bench_triple(const Options& options, const std::string& name, const Matrix&
 #ifdef KELP_HAVE_EIGEN
   if constexpr (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
     // Eigen: Pᵀ as its own matrix (the transposition counts), then Pᵀ·(A·P); no reuse form.
-    using EigenMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
-    auto to_eigen = [](const Matrix& M) {
-      std::vector<Eigen::Triplet<double, int>> triplets;
-      triplets.reserve(M.nnz());
-      for (int i = 0; i < M.num_rows(); ++i)
-        for (auto k = M.row_map()(i); k < M.row_map()(i + 1); ++k)
-          triplets.emplace_back(i, M.entries()(k), M.values()(k));
-      EigenMatrix E(M.num_rows(), M.num_cols());
-      E.setFromTriplets(triplets.begin(), triplets.end());
-      return E;
-    };
     const EigenMatrix EA = to_eigen(A), EP = to_eigen(P);
     long long nnz = 0;
     const Timing eigen = median_seconds(options.repeats, [&] {
