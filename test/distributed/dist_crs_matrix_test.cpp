@@ -69,6 +69,18 @@ HostCrs<S> from_rows(Ordinal n_rows, Ordinal n_cols, const std::vector<std::vect
   return HostCrs<S>(n_rows, n_cols, row_map, entries, values);
 }
 
+/// The n x n 1D Laplacian tridiag(-1, 2, -1): each rank's block couples to its two neighbours
+/// through one entry each way.
+HostCrs<double> laplace1d(int n) {
+  std::vector<std::vector<std::pair<Ordinal, double>>> rows(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) rows[static_cast<std::size_t>(i)].emplace_back(i - 1, -1.0);
+    rows[static_cast<std::size_t>(i)].emplace_back(i, 2.0);
+    if (i + 1 < n) rows[static_cast<std::size_t>(i)].emplace_back(i + 1, -1.0);
+  }
+  return from_rows<double>(n, n, rows);
+}
+
 /// A with every 5th row and every 7th column emptied (rows and columns with no entries).
 template <class S>
 HostCrs<S> with_empty_rows_and_columns(const HostCrs<S>& A) {
@@ -257,13 +269,7 @@ TEST(DistCrsMatrix, MoreRanksThanRows) {
 TEST(DistCrsMatrix, HaloPlanIsConsistent) {
   // A 1D Laplacian: each inner rank has exactly its two neighbours, one entry each way.
   const int n = 40;
-  std::vector<std::vector<std::pair<Ordinal, double>>> rows(n);
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) rows[static_cast<std::size_t>(i)].emplace_back(i - 1, -1.0);
-    rows[static_cast<std::size_t>(i)].emplace_back(i, 2.0);
-    if (i + 1 < n) rows[static_cast<std::size_t>(i)].emplace_back(i + 1, -1.0);
-  }
-  const auto A = from_rows<double>(n, n, rows);
+  const auto A = laplace1d(n);
   const auto part = RowPartition::balanced(n, num_ranks());
   const int rank = my_rank();
   dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, rank));
@@ -575,13 +581,7 @@ void check_ghost_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPa
 
 TEST(DistGhostRows, OnlyTheBoundaryRowsOfA1dLaplacian) {
   const int n = 41;  // odd: unequal blocks on 2 and 4 ranks
-  std::vector<std::vector<std::pair<Ordinal, double>>> rows(n);
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) rows[static_cast<std::size_t>(i)].emplace_back(i - 1, -1.0);
-    rows[static_cast<std::size_t>(i)].emplace_back(i, 2.0);
-    if (i + 1 < n) rows[static_cast<std::size_t>(i)].emplace_back(i + 1, -1.0);
-  }
-  const auto A = from_rows<double>(n, n, rows);
+  const auto A = laplace1d(n);
   const auto part = RowPartition::balanced(n, num_ranks());
   const int rank = my_rank();
   const int neighbours = (rank > 0 ? 1 : 0) + (rank + 1 < num_ranks() ? 1 : 0);

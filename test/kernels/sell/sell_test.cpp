@@ -28,6 +28,7 @@
 #include "test/support/residual.hpp"
 #include "test/support/scalar_values.hpp"
 #include "test/support/spmv_bound.hpp"
+#include "test/support/spmv_inputs.hpp"
 
 namespace kelp {
 namespace {
@@ -45,16 +46,9 @@ void check_case(const test::HostCoo& ref, const kernels::SellMatrix<Scalar>& S, 
                 Scalar alpha, Scalar beta) {
   const int n_in = S.num_cols(), n_out = S.num_rows();
   const int columns = k == 0 ? 1 : k;
-  std::mt19937 rng(11 + k);
-  Kokkos::View<Scalar**, Layout, HostDevice> xh("x", n_in, columns), yh("y", n_out, columns);
-  for (int i = 0; i < n_in; ++i)
-    for (int j = 0; j < columns; ++j) xh(i, j) = test::random_scalar<Scalar>(rng);
-  for (int i = 0; i < n_out; ++i)
-    for (int j = 0; j < columns; ++j) yh(i, j) = test::random_scalar<Scalar>(rng);
-  if (beta == Scalar(0)) test::poison(yh);  // beta = 0 must not read y
-  Kokkos::View<Scalar**, Layout> x("x", n_in, columns), y("y", n_out, columns);
-  Kokkos::deep_copy(x, xh);
-  Kokkos::deep_copy(y, yh);
+  const auto in = test::random_spmv_inputs<Scalar, Layout>(n_in, n_out, columns, 11 + k,
+                                                           beta == Scalar(0));
+  const auto &x = in.x, &y = in.y;
 
   if (k == 0) {
     kernels::sell_spmv(alpha, S, Kokkos::subview(x, Kokkos::ALL, 0), beta, Kokkos::subview(y, Kokkos::ALL, 0),
@@ -65,10 +59,8 @@ void check_case(const test::HostCoo& ref, const kernels::SellMatrix<Scalar>& S, 
 
   auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   for (int j = 0; j < columns; ++j) {
-    std::vector<Scalar> xj(n_in), yj(n_out), computed(n_out);
-    for (int i = 0; i < n_in; ++i) xj[i] = xh(i, j);
-    for (int i = 0; i < n_out; ++i) yj[i] = yh(i, j);
-    for (int i = 0; i < n_out; ++i) computed[i] = result(i, j);
+    const auto xj = test::column(in.x_host, j), yj = test::column(in.y_host, j);
+    const auto computed = test::column(result, j);
     ASSERT_TRUE(test::within_spmv_bound(
         computed, test::reference_product(kernels::SpmvMode::no_transpose, alpha, ref, xj, beta, yj)))
         << kernels::to_string(S.shape()) << ", algorithm " << kernels::to_string(algorithm) << ", k " << k

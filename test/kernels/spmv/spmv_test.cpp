@@ -14,6 +14,7 @@
 #include "test/support/reference.hpp"
 #include "test/support/scalar_values.hpp"
 #include "test/support/spmv_bound.hpp"
+#include "test/support/spmv_inputs.hpp"
 
 namespace kelp {
 namespace {
@@ -35,17 +36,9 @@ void check_case(const test::HostCoo& ref, const CrsMatrix<Scalar>& A, SpmvMode m
   const int n_in = transposed ? A.num_rows() : A.num_cols();
   const int n_out = transposed ? A.num_cols() : A.num_rows();
   const int columns = k == 0 ? 1 : k;
-  std::mt19937 rng(7 + k);
-  Kokkos::View<Scalar**, Layout, HostDevice> xh("x", n_in, columns), yh("y", n_out, columns);
-  for (int i = 0; i < n_in; ++i)
-    for (int j = 0; j < columns; ++j) xh(i, j) = test::random_scalar<Scalar>(rng);
-  for (int i = 0; i < n_out; ++i)
-    for (int j = 0; j < columns; ++j) yh(i, j) = test::random_scalar<Scalar>(rng);
-  if (beta == Scalar(0)) test::poison(yh);  // beta = 0 must not read y
-  // Separate device copies: the host inputs must survive for the reference.
-  Kokkos::View<Scalar**, Layout> x("x", n_in, columns), y("y", n_out, columns);
-  Kokkos::deep_copy(x, xh);
-  Kokkos::deep_copy(y, yh);
+  const auto in = test::random_spmv_inputs<Scalar, Layout>(n_in, n_out, columns, 7 + k,
+                                                           beta == Scalar(0));
+  const auto &x = in.x, &y = in.y;
   kernels::SpmvHandle<CrsMatrix<Scalar>> handle(algorithm, chunk);
   handle.set_adaptive_shape(shape);
 
@@ -58,10 +51,8 @@ void check_case(const test::HostCoo& ref, const CrsMatrix<Scalar>& A, SpmvMode m
 
   auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   for (int j = 0; j < columns; ++j) {
-    std::vector<Scalar> xj(n_in), yj(n_out), computed(n_out);
-    for (int i = 0; i < n_in; ++i) xj[i] = xh(i, j);
-    for (int i = 0; i < n_out; ++i) yj[i] = yh(i, j);
-    for (int i = 0; i < n_out; ++i) computed[i] = result(i, j);
+    const auto xj = test::column(in.x_host, j), yj = test::column(in.y_host, j);
+    const auto computed = test::column(result, j);
     ASSERT_TRUE(test::within_spmv_bound(computed, test::reference_product(mode, alpha, ref, xj, beta, yj)))
         << "mode " << kernels::to_string(mode) << ", algorithm " << kernels::to_string(algorithm)
         << ", chunk " << chunk << ", block rows " << shape.block_rows << ", block entries "
