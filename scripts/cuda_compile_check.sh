@@ -11,6 +11,9 @@
 # emits 4x the PTX and ptxas loses more than cicc gains. The executables are for no run; GPU runs
 # use scripts/build_cuda.sh.
 #
+# Unity batches (KELP_UNITY_BUILD, KELP_CUDA_CHECK_UNITY=OFF to turn off): nvcc parses Kokkos'
+# and Kelp's headers once per batch of 8 sources instead of once per source.
+#
 # Caching: the patched Kokkos source is kept in ${KELP_CACHE_DIR:-~/.cache/kelp} (about 12 MiB;
 # the 160 MiB trilinos tarball is not kept), so later runs skip the download. The build dir is
 # reused when it exists (incremental build).
@@ -32,7 +35,8 @@ fi
 start=$(date +%s)
 rc=0
 bash "$repo/scripts/build_cuda.sh" --compile-only -j "${KELP_CUDA_CHECK_JOBS:-$(nproc)}" \
-  "$build_dir" -- -DCMAKE_CXX_FLAGS_RELEASE="${KELP_CUDA_CHECK_FLAGS:--O0 -DNDEBUG -Xptxas=-O0}" || rc=$?
+  "$build_dir" -- -DCMAKE_CXX_FLAGS_RELEASE="${KELP_CUDA_CHECK_FLAGS:--O0 -DNDEBUG -Xptxas=-O0}" \
+  -DKELP_UNITY_BUILD="${KELP_CUDA_CHECK_UNITY:-ON}" || rc=$?
 # The CUDA build installs and exports too: install it and build the downstream project with the
 # installed nvcc_wrapper (compile only, like everything here).
 if [ $rc -eq 0 ]; then

@@ -10,6 +10,9 @@
 #      peers, Kokkos Kernels among them, are built by the benchmark recipes in
 #      docs/performance.md, not here: with the driver they cost a fifth of this phase);
 #   5. compile everything for CUDA (nvcc, sm_90; no GPU needed) as a check.
+# Every build compiles the library, driver and benchmarks in unity batches of 8 sources
+# (KELP_UNITY_BUILD): CI builds from scratch, so parsing the headers once per batch instead of
+# once per file is pure gain.
 # Each phase prints its wall time against its budget; the budgets add up to 45 minutes on the
 # 2-core CI machine. KELP_SKIP_CUDA_CHECK=1 / KELP_SKIP_SANITIZERS=1 skip phases 5 / 4 for quick
 # local runs (CI never sets them).
@@ -50,7 +53,8 @@ bash scripts/install_deps.sh
 bash scripts/build_kokkos.sh >/dev/null
 
 phase "building (Release, -Werror)" 420
-KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF
+KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF \
+  -DKELP_UNITY_BUILD=ON
 
 phase "running the tests (Release)" 100
 (cd "$build_dir" && ctest --output-on-failure -j "$(nproc)")
@@ -74,7 +78,7 @@ if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
   KELP_BUILD_TARGETS="kelp_test_kernels kelp_test_precond kelp_test_solvers kelp_test_distributed" \
     KELP_SYSTEM_KOKKOS=1 KELP_BUILD_DIR=$asan_dir bash scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" -DKELP_SANITIZE=address,undefined \
-    -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF -DKELP_TEST_THREADS=1
+    -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF -DKELP_TEST_THREADS=1 -DKELP_UNITY_BUILD=ON
   phase "running the tests (sanitizers, Serial Kokkos)" 180
   (cd "$asan_dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)" \

@@ -1,5 +1,5 @@
 // kelp-bench-lobpcg: LOBPCG for the k smallest eigenpairs of the 7-point 3D Laplacian, without
-// a preconditioner or with Jacobi: iterations, time to solution, time per iteration and the
+// a preconditioner, with Jacobi or with a Chebyshev polynomial: iterations, time to solution, time per iteration and the
 // share of each part of the iteration (SpMMV, Gram reductions, combinations, dense step).
 //
 // JSON lines (apps/bench/bench_common.hpp):
@@ -10,9 +10,13 @@
 //                           combine, rayleigh_ritz), the eigenvalues and the largest relative
 //                           error against the analytic eigenvalues of the Laplacian
 //
-// Usage: kelp-bench-lobpcg [--n 64] [--k 5] [--guard 0] [--preconditioner none|jacobi]
-//                          [--tolerance 1e-6] [--absolute] [--max-iterations 1000] [--repeats 3]
+// Usage: kelp-bench-lobpcg [--n 64] [--k 5] [--guard 0] [--preconditioner none|jacobi|chebyshev]
+//                          [--degree 8] [--ratio 1000] [--tolerance 1e-6] [--absolute]
+//                          [--max-iterations 1000] [--repeats 3] [--seed 1]
 // --absolute uses ||r|| <= tolerance (scipy's criterion) instead of ||r|| <= tolerance |lambda|.
+// chebyshev: the degree-d Chebyshev polynomial of D^{-1} A on [lambda_max / ratio, lambda_max],
+// lambda_max its Gershgorin bound: the setting of the scipy peer (../shared/peers/lobpcg_bench.py
+// "cheb8": degree 8 on [lmax / 1000, lmax] of A, the same polynomial on a constant diagonal).
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -28,6 +32,7 @@
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
+#include "kelp/precond/chebyshev/chebyshev.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
 #include "kelp/solvers/lobpcg/lobpcg.hpp"
 
@@ -45,10 +50,13 @@ struct Options {
   int k = 5;
   int guard = 0;
   std::string preconditioner = "none";
+  int degree = 8;
+  double ratio = 1000.0;
   double tolerance = 1e-6;
   bool absolute = false;
   int max_iterations = 1000;
   int repeats = 3;
+  int seed = 1;
 };
 
 /// The k smallest eigenvalues of the n^3 7-point Laplacian (sums of three 1D eigenvalues).
@@ -64,6 +72,40 @@ std::vector<double> analytic_eigenvalues(int n, int k) {
   return all;
 }
 
+/// Gershgorin bound on the eigenvalues of D^{-1} A: max_i sum_j |a_ij| / |a_ii| (host pass).
+double gershgorin_of_jacobi_scaled(const Matrix& A) {
+  const auto h = kelp::to_host(A);
+  double bound = 0;
+  for (int i = 0; i < h.num_rows(); ++i) {
+    double sum = 0, diagonal = 0;
+    for (auto k = h.row_map()(i); k < h.row_map()(i + 1); ++k) {
+      sum += std::abs(h.values()(k));
+      if (h.entries()(k) == i) diagonal = std::abs(h.values()(k));
+    }
+    bound = std::max(bound, sum / diagonal);
+  }
+  return bound;
+}
+
+std::shared_ptr<const kelp::Operator<double>> make_preconditioner(const Options& options,
+                                                                  const Matrix& A) {
+  if (options.preconditioner == "jacobi") {
+    auto jacobi = std::make_shared<kelp::precond::Jacobi<Matrix>>();
+    jacobi->setup(A);
+    return jacobi;
+  }
+  if (options.preconditioner == "chebyshev") {
+    kelp::precond::ChebyshevParams p;
+    p.degree = options.degree;
+    p.eigenvalue_ratio = options.ratio;
+    p.lambda_max = gershgorin_of_jacobi_scaled(A);
+    auto chebyshev = std::make_shared<kelp::precond::Chebyshev<Matrix>>(p);
+    chebyshev->setup(A);
+    return chebyshev;
+  }
+  return nullptr;
+}
+
 int run(const Options& options) {
   const double triad = kelp::bench::measure_triad("lobpcg", 0, 10).median_gbs;
   const Matrix A = kelp::generators::laplace3d<double>(options.n, options.n, options.n);
@@ -75,7 +117,10 @@ int run(const Options& options) {
                        {"num_eigenpairs", options.k},
                        {"guard_vectors", options.guard},
                        {"preconditioner", options.preconditioner},
+                       {"chebyshev_degree", options.degree},
+                       {"chebyshev_ratio", options.ratio},
                        {"tolerance", options.tolerance},
+                       {"seed", options.seed},
                        {"criterion", options.absolute ? "absolute" : "relative"},
                        {"execution_space", Exec::name()},
                        {"threads", Exec().concurrency()},
@@ -83,16 +128,14 @@ int run(const Options& options) {
                        {"triad_gbytes_per_s", triad}});
 
   auto Aop = std::make_shared<kelp::MatrixOperator<Matrix>>(A);
-  std::shared_ptr<const kelp::Operator<double>> M;
-  if (options.preconditioner == "jacobi") {
-    auto jacobi = std::make_shared<kelp::precond::Jacobi<Matrix>>();
-    jacobi->setup(A);
-    M = jacobi;
-  }
+  const auto setup_start = kelp::bench::Clock::now();
+  const std::shared_ptr<const kelp::Operator<double>> M = make_preconditioner(options, A);
+  const double setup_s = kelp::bench::seconds_since(setup_start);
   kelp::solvers::LobpcgParams params;
   params.num_eigenpairs = options.k;
   params.guard_vectors = options.guard;
   params.max_iterations = options.max_iterations;
+  params.seed = options.seed;
   params.relative_tolerance = options.absolute ? 0.0 : options.tolerance;
   params.absolute_tolerance = options.absolute ? options.tolerance : 0.0;
   kelp::solvers::Lobpcg<double> lobpcg(Aop, M, nullptr, params);
@@ -126,6 +169,7 @@ int run(const Options& options) {
                        {"reason", kelp::solvers::to_string(result.reason)},
                        {"iterations", result.iterations},
                        {"restarts", result.restarts},
+                       {"setup_s", setup_s},
                        {"median_s", number_or_null(median(total))},
                        {"median_s_per_iteration", number_or_null(median(per_iteration))},
                        {"s_per_iteration_apply_a", number_or_null(median(apply_a))},
@@ -150,13 +194,17 @@ int main(int argc, char** argv) {
         app.add_option("--n", options.n, "grid points per dimension")->check(CLI::Range(3, 2000))->capture_default_str();
         app.add_option("--k", options.k, "eigenpairs")->check(CLI::Range(1, 64))->capture_default_str();
         app.add_option("--guard", options.guard, "guard vectors")->check(CLI::Range(0, 64))->capture_default_str();
-        app.add_option("--preconditioner", options.preconditioner, "none or jacobi")
-            ->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
+        app.add_option("--preconditioner", options.preconditioner, "none, jacobi or chebyshev")
+            ->check(CLI::IsMember({"none", "jacobi", "chebyshev"}))->capture_default_str();
+        app.add_option("--degree", options.degree, "Chebyshev degree")->check(CLI::Range(1, 100))->capture_default_str();
+        app.add_option("--ratio", options.ratio, "Chebyshev interval ratio lambda_max / lambda_min")
+            ->check(CLI::Range(1.000001, 1e12))->capture_default_str();
         app.add_option("--tolerance", options.tolerance, "residual tolerance")->capture_default_str();
         app.add_flag("--absolute", options.absolute, "absolute residual criterion (scipy's)");
         app.add_option("--max-iterations", options.max_iterations, "iteration limit")
             ->check(CLI::Range(1, 1000000))->capture_default_str();
         app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--seed", options.seed, "seed of the random start block")->capture_default_str();
       },
       [&] { return run(options); });
 }

@@ -10,30 +10,12 @@
 #include "kelp/distributed/mpi_reduction.hpp"
 #include "kelp/solvers/reduction.hpp"
 #include "test/distributed/allreduce_counter.hpp"
+#include "test/distributed/mpi_world.hpp"
 
 namespace kelp {
 namespace {
 
 using C = Kokkos::complex<double>;
-
-int this_rank() {
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int num_ranks() {
-  int s;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-
-/// This rank's rows [begin, end) of n, split as evenly as possible.
-std::pair<std::size_t, std::size_t> row_block(std::size_t n) {
-  const std::size_t size = num_ranks(), rank = this_rank();
-  const std::size_t base = n / size, extra = n % size;
-  const std::size_t begin = rank * base + std::min(rank, extra);
-  return {begin, begin + base + (rank < extra ? 1 : 0)};
-}
 
 /// Entry (r, j) of a global n x k test block, the same on every rank (seed picks the block).
 template <class S>
@@ -49,7 +31,8 @@ S entry(std::size_t r, std::size_t j, int seed) {
 /// This rank's rows of the global block, as a LayoutLeft device multi-vector.
 template <class S>
 MultiVectorView<S> local_block(std::size_t n, std::size_t k, int seed) {
-  const auto [begin, end] = row_block(n);
+  const auto share = test::even_share(static_cast<long long>(n));
+  const auto begin = static_cast<std::size_t>(share.first), end = static_cast<std::size_t>(share.second);
   MultiVectorView<S> v("v", end - begin, k);
   auto h = Kokkos::create_mirror_view(v);
   for (std::size_t j = 0; j < k; ++j)

@@ -24,6 +24,7 @@
 #include "kelp/solvers/bicgstab/bicgstab.hpp"
 #include "kelp/solvers/cg/cg.hpp"
 #include "kelp/solvers/gmres/gmres.hpp"
+#include "test/distributed/mpi_world.hpp"
 #include "test/support/paths.hpp"
 
 namespace kelp {
@@ -35,16 +36,6 @@ using dist::RowPartition;
 template <class S>
 using HostCrs = CrsMatrix<S, Ordinal, Offset, HostDevice>;
 
-int my_rank() {
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int num_ranks() {
-  int s;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
 
 template <class S>
 HostCrs<S> load(const std::string& name) {
@@ -164,7 +155,7 @@ RowPartition reversed_balanced(GlobalOrdinal n, int ranks) {
 /// beta = 0 over NaN and beta != 0; then the same products again must give identical bits.
 template <class S>
 void check_products(const HostCrs<S>& A, const RowPartition& rows, const RowPartition& cols) {
-  const int rank = my_rank();
+  const int rank = test::mpi_rank();
   dist::DistCrsMatrix<S> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, rank));
   ASSERT_EQ(Ad.num_local_rows(), rows.size(rank));
   ASSERT_EQ(Ad.num_local_cols(), cols.size(rank));
@@ -227,53 +218,53 @@ void check_products(const HostCrs<S>& A, const RowPartition& rows, const RowPart
 
 TEST(DistCrsMatrix, NonsymmetricMatchesTheSerialProductInEveryMode) {
   const auto A = load<double>("mahindas");
-  check_products(A, RowPartition::balanced(A.num_rows(), num_ranks()), RowPartition::balanced(A.num_cols(), num_ranks()));
+  check_products(A, RowPartition::balanced(A.num_rows(), test::mpi_size()), RowPartition::balanced(A.num_cols(), test::mpi_size()));
 }
 
 TEST(DistCrsMatrix, ColumnPartitionDifferentFromTheRowPartition) {
   const auto A = load<double>("olm1000");
-  check_products(A, RowPartition::balanced(A.num_rows(), num_ranks()), reversed_balanced(A.num_cols(), num_ranks()));
+  check_products(A, RowPartition::balanced(A.num_rows(), test::mpi_size()), reversed_balanced(A.num_cols(), test::mpi_size()));
 }
 
 TEST(DistCrsMatrix, RectangularMatrices) {
   for (const char* name : {"lp_e226", "rapP"}) {
     SCOPED_TRACE(name);
     const auto A = load<double>(name);
-    check_products(A, RowPartition::balanced(A.num_rows(), num_ranks()), RowPartition::balanced(A.num_cols(), num_ranks()));
+    check_products(A, RowPartition::balanced(A.num_rows(), test::mpi_size()), RowPartition::balanced(A.num_cols(), test::mpi_size()));
   }
 }
 
 TEST(DistCrsMatrix, EmptyRowsAndColumns) {
   const auto A = with_empty_rows_and_columns(load<double>("sherman5"));
-  check_products(A, RowPartition::balanced(A.num_rows(), num_ranks()), RowPartition::balanced(A.num_cols(), num_ranks()));
+  check_products(A, RowPartition::balanced(A.num_rows(), test::mpi_size()), RowPartition::balanced(A.num_cols(), test::mpi_size()));
 }
 
 TEST(DistCrsMatrix, ComplexNonsymmetric) {
   const auto A = load<C>("young1c");
-  check_products(A, RowPartition::balanced(A.num_rows(), num_ranks()), RowPartition::balanced(A.num_cols(), num_ranks()));
+  check_products(A, RowPartition::balanced(A.num_rows(), test::mpi_size()), RowPartition::balanced(A.num_cols(), test::mpi_size()));
 }
 
 TEST(DistCrsMatrix, MoreRanksThanRows) {
   // 2 x 2 and 2 x 3 (complex) on up to 4 ranks: ranks 2 and 3 own nothing.
   const auto A = from_rows<double>(2, 2, {{{0, 1.0}, {1, 2.0}}, {{0, 3.0}, {1, 4.0}}});
-  check_products(A, RowPartition::balanced(2, num_ranks()), RowPartition::balanced(2, num_ranks()));
+  check_products(A, RowPartition::balanced(2, test::mpi_size()), RowPartition::balanced(2, test::mpi_size()));
   const auto B = from_rows<C>(2, 3, {{{0, C(1, 1)}, {2, C(2, -1)}}, {{1, C(0, 3)}}});
-  check_products(B, RowPartition::balanced(2, num_ranks()), RowPartition::balanced(3, num_ranks()));
+  check_products(B, RowPartition::balanced(2, test::mpi_size()), RowPartition::balanced(3, test::mpi_size()));
   // Everything on the last rank.
   RowPartition last;
-  last.offsets.assign(static_cast<std::size_t>(num_ranks()), 0);
+  last.offsets.assign(static_cast<std::size_t>(test::mpi_size()), 0);
   last.offsets.push_back(2);
-  check_products(A, last, RowPartition::balanced(2, num_ranks()));
+  check_products(A, last, RowPartition::balanced(2, test::mpi_size()));
 }
 
 TEST(DistCrsMatrix, HaloPlanIsConsistent) {
   // A 1D Laplacian: each inner rank has exactly its two neighbours, one entry each way.
   const int n = 40;
   const auto A = laplace1d(n);
-  const auto part = RowPartition::balanced(n, num_ranks());
-  const int rank = my_rank();
+  const auto part = RowPartition::balanced(n, test::mpi_size());
+  const int rank = test::mpi_rank();
   dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, rank));
-  const int neighbours = (rank > 0 ? 1 : 0) + (rank + 1 < num_ranks() ? 1 : 0);
+  const int neighbours = (rank > 0 ? 1 : 0) + (rank + 1 < test::mpi_size() ? 1 : 0);
   EXPECT_EQ(Ad.num_ghosts(), neighbours);
   EXPECT_EQ(Ad.halo().num_messages(), neighbours);
   EXPECT_EQ(Ad.halo().num_send(), neighbours);
@@ -282,24 +273,24 @@ TEST(DistCrsMatrix, HaloPlanIsConsistent) {
 
 TEST(DistVector, ScatterAndGatherWithARenumbering) {
   const GlobalOrdinal n = 23;
-  const auto part = RowPartition::balanced(n, num_ranks());
+  const auto part = RowPartition::balanced(n, test::mpi_size());
   std::vector<GlobalOrdinal> new_of_old(static_cast<std::size_t>(n));
   for (GlobalOrdinal i = 0; i < n; ++i) new_of_old[static_cast<std::size_t>(i)] = (7 * i + 3) % n;  // 7 is invertible mod 23
   std::vector<double> global;
-  if (my_rank() == 0) {
+  if (test::mpi_rank() == 0) {
     for (GlobalOrdinal i = 0; i < n; ++i) global.push_back(100.0 + static_cast<double>(i));
   }
   const auto local = dist::scatter_vector<double>(MPI_COMM_WORLD, part, global, new_of_old);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local);
-  ASSERT_EQ(static_cast<GlobalOrdinal>(h.extent(0)), part.size(my_rank()));
+  ASSERT_EQ(static_cast<GlobalOrdinal>(h.extent(0)), part.size(test::mpi_rank()));
   for (std::size_t i = 0; i < h.extent(0); ++i) {
-    const GlobalOrdinal new_index = part.begin(my_rank()) + static_cast<GlobalOrdinal>(i);
+    const GlobalOrdinal new_index = part.begin(test::mpi_rank()) + static_cast<GlobalOrdinal>(i);
     GlobalOrdinal old = 0;
     while (new_of_old[static_cast<std::size_t>(old)] != new_index) ++old;
     EXPECT_EQ(h(i), 100.0 + static_cast<double>(old));
   }
   const auto back = dist::gather_vector(MPI_COMM_WORLD, part, local, new_of_old);
-  if (my_rank() == 0) {
+  if (test::mpi_rank() == 0) {
     EXPECT_EQ(back, global);
   } else {
     EXPECT_TRUE(back.empty());
@@ -307,7 +298,7 @@ TEST(DistVector, ScatterAndGatherWithARenumbering) {
 }
 
 TEST(DistVector, BadRenumberingThrowsOnEveryRank) {
-  const auto part = RowPartition::balanced(5, num_ranks());
+  const auto part = RowPartition::balanced(5, test::mpi_size());
   std::vector<double> global(5, 1.0);
   const std::vector<GlobalOrdinal> not_a_permutation{0, 1, 1, 3, 4};
   EXPECT_THROW(dist::scatter_vector<double>(MPI_COMM_WORLD, part, global, not_a_permutation), InvalidArgument);
@@ -320,17 +311,17 @@ void expect_same_message_on_all_ranks(const std::string& message) {
   int length = static_cast<int>(message.size());
   MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
   std::string root(static_cast<std::size_t>(length), ' ');
-  if (my_rank() == 0) root = message;
+  if (test::mpi_rank() == 0) root = message;
   MPI_Bcast(&root[0], length, MPI_CHAR, 0, MPI_COMM_WORLD);
   EXPECT_EQ(message, root);
 }
 
 TEST(DistCrsMatrix, BadColumnOnOneRankThrowsTheSameErrorEverywhere) {
   const auto A = load<double>("olm1000");
-  const auto part = RowPartition::balanced(A.num_rows(), num_ranks());
-  const int bad_rank = num_ranks() > 1 ? 1 : 0;
-  auto mine = dist::local_rows_from_global(A, part, part, my_rank());
-  if (my_rank() == bad_rank) mine.col_index[1] = A.num_cols() + 5;
+  const auto part = RowPartition::balanced(A.num_rows(), test::mpi_size());
+  const int bad_rank = test::mpi_size() > 1 ? 1 : 0;
+  auto mine = dist::local_rows_from_global(A, part, part, test::mpi_rank());
+  if (test::mpi_rank() == bad_rank) mine.col_index[1] = A.num_cols() + 5;
   std::string message;
   try {
     dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, mine);
@@ -345,18 +336,18 @@ TEST(DistCrsMatrix, BadColumnOnOneRankThrowsTheSameErrorEverywhere) {
 
 TEST(DistCrsMatrix, InconsistentInputThrowsOnEveryRank) {
   const auto A = load<double>("olm1000");
-  const auto part = RowPartition::balanced(A.num_rows(), num_ranks());
-  const int last = num_ranks() - 1;
+  const auto part = RowPartition::balanced(A.num_rows(), test::mpi_size());
+  const int last = test::mpi_size() - 1;
   {  // the global column count differs on the last rank
-    auto mine = dist::local_rows_from_global(A, part, part, my_rank());
-    if (my_rank() == last && num_ranks() > 1) mine.global_cols += 1;
-    if (num_ranks() > 1) {
+    auto mine = dist::local_rows_from_global(A, part, part, test::mpi_rank());
+    if (test::mpi_rank() == last && test::mpi_size() > 1) mine.global_cols += 1;
+    if (test::mpi_size() > 1) {
       EXPECT_THROW(dist::DistCrsMatrix<double>(MPI_COMM_WORLD, mine), InvalidArgument);
     }
   }
   {  // a row map one entry short on the last rank
-    auto mine = dist::local_rows_from_global(A, part, part, my_rank());
-    if (my_rank() == last) mine.row_map.pop_back();
+    auto mine = dist::local_rows_from_global(A, part, part, test::mpi_rank());
+    if (test::mpi_rank() == last) mine.row_map.pop_back();
     std::string message;
     try {
       dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, mine);
@@ -367,8 +358,8 @@ TEST(DistCrsMatrix, InconsistentInputThrowsOnEveryRank) {
     expect_same_message_on_all_ranks(message);
   }
   {  // a partition over the wrong number of ranks (on every rank)
-    auto mine = dist::local_rows_from_global(A, part, part, my_rank());
-    mine.cols = RowPartition::balanced(A.num_cols(), num_ranks() + 1);
+    auto mine = dist::local_rows_from_global(A, part, part, test::mpi_rank());
+    mine.cols = RowPartition::balanced(A.num_cols(), test::mpi_size() + 1);
     EXPECT_THROW(dist::DistCrsMatrix<double>(MPI_COMM_WORLD, mine), InvalidArgument);
   }
 }
@@ -386,17 +377,17 @@ struct Problem {
 template <class S>
 Problem<S> distribute(const HostCrs<S>& A_host) {
   Problem<S> p;
-  const auto part = RowPartition::balanced(A_host.num_rows(), num_ranks());
-  p.A = std::make_shared<dist::DistCrsMatrix<S>>(MPI_COMM_WORLD, dist::local_rows_from_global(A_host, part, part, my_rank()));
+  const auto part = RowPartition::balanced(A_host.num_rows(), test::mpi_size());
+  p.A = std::make_shared<dist::DistCrsMatrix<S>>(MPI_COMM_WORLD, dist::local_rows_from_global(A_host, part, part, test::mpi_rank()));
   p.op = std::make_shared<dist::DistOperator<S>>(p.A);
   p.M = std::make_shared<precond::Jacobi<CrsMatrix<S>>>();
   p.M->setup(p.A->local_block());
   std::vector<S> b;
-  if (my_rank() == 0) {
+  if (test::mpi_rank() == 0) {
     for (Ordinal i = 0; i < A_host.num_rows(); ++i) b.push_back(value_at<S>(i, 0));
   }
   p.b = dist::scatter_vector<S>(MPI_COMM_WORLD, part, b);
-  p.x = VectorView<S>("x", static_cast<std::size_t>(part.size(my_rank())));
+  p.x = VectorView<S>("x", static_cast<std::size_t>(part.size(test::mpi_rank())));
   return p;
 }
 
@@ -421,7 +412,7 @@ void compare_with_serial(const HostCrs<double>& A_host, Solve solve, double tole
   EXPECT_TRUE(distributed.converged());
   EXPECT_NEAR(distributed.iterations, serial.iterations, 2);
   const auto gathered = dist::gather_vector(MPI_COMM_WORLD, p.A->row_partition(), p.x);
-  if (my_rank() == 0) {
+  if (test::mpi_rank() == 0) {
     auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
     double diff = 0, norm = 0;
     for (std::size_t i = 0; i < gathered.size(); ++i) {
@@ -489,13 +480,13 @@ TEST(DistSolvers, GmresAndBicgstabOnANonsymmetricMatrixMatchTheSerialSolve) {
 
 TEST(DistSolvers, OperatorChecksShapesAndSupportsEveryMode) {
   const auto A = load<double>("lp_e226");
-  const auto rows = RowPartition::balanced(A.num_rows(), num_ranks());
-  const auto cols = RowPartition::balanced(A.num_cols(), num_ranks());
-  auto Ad = std::make_shared<dist::DistCrsMatrix<double>>(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, my_rank()));
+  const auto rows = RowPartition::balanced(A.num_rows(), test::mpi_size());
+  const auto cols = RowPartition::balanced(A.num_cols(), test::mpi_size());
+  auto Ad = std::make_shared<dist::DistCrsMatrix<double>>(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, test::mpi_rank()));
   dist::DistOperator<double> op(Ad);
   EXPECT_TRUE(op.supports(OperatorMode::conjugate_transpose));
-  EXPECT_EQ(op.num_rows(), rows.size(my_rank()));
-  EXPECT_EQ(op.num_cols(), cols.size(my_rank()));
+  EXPECT_EQ(op.num_rows(), rows.size(test::mpi_rank()));
+  EXPECT_EQ(op.num_cols(), cols.size(test::mpi_rank()));
   EXPECT_NE(op.summary().find("223 x 472"), std::string::npos) << op.summary();
   VectorView<double> wrong("wrong", static_cast<std::size_t>(op.num_cols()) + 1), y("y", static_cast<std::size_t>(op.num_rows()));
   EXPECT_THROW(op.apply(wrong, y), DimensionMismatch);  // checked locally, before any message
@@ -506,7 +497,7 @@ TEST(DistSolvers, OperatorChecksShapesAndSupportsEveryMode) {
   MultiVectorView<double, Kokkos::LayoutLeft> X("X", n_in, 2), Y("Y", n_out, 2), Z("Z", n_out, 2);
   auto Xh = Kokkos::create_mirror_view(X);
   for (std::size_t j = 0; j < 2; ++j) {
-    for (std::size_t i = 0; i < n_in; ++i) Xh(i, j) = value_at<double>(rows.begin(my_rank()) + static_cast<GlobalOrdinal>(i), j);
+    for (std::size_t i = 0; i < n_in; ++i) Xh(i, j) = value_at<double>(rows.begin(test::mpi_rank()) + static_cast<GlobalOrdinal>(i), j);
   }
   Kokkos::deep_copy(X, Xh);
   Kokkos::deep_copy(Y, std::numeric_limits<double>::quiet_NaN());
@@ -530,7 +521,7 @@ TEST(DistSolvers, OperatorChecksShapesAndSupportsEveryMode) {
 template <class S>
 void check_blocks_rebuild_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPartition& cols,
                                const dist::DistCrsMatrix<S>& Ad) {
-  const int rank = my_rank();
+  const int rank = test::mpi_rank();
   const auto L = to_host(Ad.local_block());
   const auto G = to_host(Ad.ghost_block());
   const auto& list = Ad.ghost_rows_host();
@@ -573,7 +564,7 @@ void check_blocks_rebuild_rows(const HostCrs<S>& A, const RowPartition& rows, co
 template <class S>
 void check_ghost_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPartition& cols,
                       Ordinal expected_ghost_rows) {
-  dist::DistCrsMatrix<S> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, my_rank()));
+  dist::DistCrsMatrix<S> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, rows, cols, test::mpi_rank()));
   if (expected_ghost_rows >= 0) { EXPECT_EQ(Ad.num_ghost_rows(), expected_ghost_rows); }
   check_blocks_rebuild_rows(A, rows, cols, Ad);
   check_products(A, rows, cols);
@@ -582,20 +573,20 @@ void check_ghost_rows(const HostCrs<S>& A, const RowPartition& rows, const RowPa
 TEST(DistGhostRows, OnlyTheBoundaryRowsOfA1dLaplacian) {
   const int n = 41;  // odd: unequal blocks on 2 and 4 ranks
   const auto A = laplace1d(n);
-  const auto part = RowPartition::balanced(n, num_ranks());
-  const int rank = my_rank();
-  const int neighbours = (rank > 0 ? 1 : 0) + (rank + 1 < num_ranks() ? 1 : 0);
+  const auto part = RowPartition::balanced(n, test::mpi_size());
+  const int rank = test::mpi_rank();
+  const int neighbours = (rank > 0 ? 1 : 0) + (rank + 1 < test::mpi_size() ? 1 : 0);
   check_ghost_rows(A, part, part, neighbours);
   dist::DistCrsMatrix<double> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, rank));
   EXPECT_EQ(Ad.ghost_block().nnz(), neighbours);
   if (rank > 0) { EXPECT_EQ(Ad.ghost_rows_host().front(), 0); }
-  if (rank + 1 < num_ranks()) { EXPECT_EQ(Ad.ghost_rows_host().back(), Ad.num_local_rows() - 1); }
+  if (rank + 1 < test::mpi_size()) { EXPECT_EQ(Ad.ghost_rows_host().back(), Ad.num_local_rows() - 1); }
 }
 
 TEST(DistGhostRows, NoGhostRowsWhenEveryRankIsUncoupled) {
   // Tridiagonal within each rank's block only: no halo at all, an empty ghost block.
   const int n = 37;
-  const auto part = RowPartition::balanced(n, num_ranks());
+  const auto part = RowPartition::balanced(n, test::mpi_size());
   std::vector<std::vector<std::pair<Ordinal, C>>> rows(n);
   for (int i = 0; i < n; ++i) {
     const int owner = part.owner(i);
@@ -605,7 +596,7 @@ TEST(DistGhostRows, NoGhostRowsWhenEveryRankIsUncoupled) {
   }
   const auto A = from_rows<C>(n, n, rows);
   check_ghost_rows(A, part, part, 0);
-  dist::DistCrsMatrix<C> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, my_rank()));
+  dist::DistCrsMatrix<C> Ad(MPI_COMM_WORLD, dist::local_rows_from_global(A, part, part, test::mpi_rank()));
   EXPECT_EQ(Ad.num_ghosts(), 0);
   EXPECT_EQ(Ad.halo().num_messages(), 0);
 }
@@ -620,20 +611,20 @@ TEST(DistGhostRows, EveryRowIsAGhostRow) {
     rows[static_cast<std::size_t>(i)].emplace_back(std::max(i, j), -0.5 * i);
   }
   const auto A = from_rows<double>(n, n, rows);
-  const auto part = RowPartition::balanced(n, num_ranks());
-  check_ghost_rows(A, part, part, num_ranks() > 1 ? static_cast<Ordinal>(part.size(my_rank())) : 0);
+  const auto part = RowPartition::balanced(n, test::mpi_size());
+  check_ghost_rows(A, part, part, test::mpi_size() > 1 ? static_cast<Ordinal>(part.size(test::mpi_rank())) : 0);
 }
 
 TEST(DistGhostRows, EmptyRanksAndRealMatrices) {
   // More ranks than rows: the empty ranks have no ghost rows and still take part.
   const auto A = from_rows<double>(2, 3, {{{0, 1.0}, {2, 2.0}}, {{1, 3.0}}});
-  const auto rows = RowPartition::balanced(2, num_ranks());
-  check_ghost_rows(A, rows, RowPartition::balanced(3, num_ranks()), rows.size(my_rank()) == 0 ? 0 : -1);
+  const auto rows = RowPartition::balanced(2, test::mpi_size());
+  check_ghost_rows(A, rows, RowPartition::balanced(3, test::mpi_size()), rows.size(test::mpi_rank()) == 0 ? 0 : -1);
   // Nonsymmetric with empty rows and columns, and a column partition unlike the row one.
   const auto B = with_empty_rows_and_columns(load<double>("sherman5"));
-  check_ghost_rows(B, RowPartition::balanced(B.num_rows(), num_ranks()), reversed_balanced(B.num_cols(), num_ranks()), -1);
+  check_ghost_rows(B, RowPartition::balanced(B.num_rows(), test::mpi_size()), reversed_balanced(B.num_cols(), test::mpi_size()), -1);
   const auto R = load<double>("lp_e226");  // rectangular
-  check_ghost_rows(R, RowPartition::balanced(R.num_rows(), num_ranks()), RowPartition::balanced(R.num_cols(), num_ranks()), -1);
+  check_ghost_rows(R, RowPartition::balanced(R.num_rows(), test::mpi_size()), RowPartition::balanced(R.num_cols(), test::mpi_size()), -1);
 }
 
 }  // namespace

@@ -20,21 +20,12 @@
 #include "kelp/solvers/kpm/kpm.hpp"
 #include "kelp/solvers/kpm/kpm_operator.hpp"
 #include "kelp/solvers/lobpcg/lobpcg.hpp"
+#include "test/distributed/mpi_world.hpp"
 
 namespace kelp {
 namespace {
 
-int rank_of_world() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
 
-int size_of_world() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 /// The same global start block on every rank count: entry (g, j) depends on the global row g
 /// only, so each rank fills its own rows of one global vector.
@@ -72,8 +63,8 @@ TEST(DistEigensolvers, LobpcgGivesTheSerialEigenvaluesOnManyRanks) {
   ASSERT_TRUE(serial.converged());
 
   // Distributed: this rank's rows only, halo exchange in every product, MPI reductions.
-  const auto rows = dist::RowPartition::balanced(n, size_of_world());
-  const int rank = rank_of_world();
+  const auto rows = dist::RowPartition::balanced(n, test::mpi_size());
+  const int rank = test::mpi_rank();
   auto Ad = std::make_shared<const dist::DistCrsMatrix<double>>(MPI_COMM_WORLD,
                                                                  dist::laplace2d<double>(nx, ny, rows, rank));
   solvers::Lobpcg<double, DefaultDevice, dist::MpiReduction> solver(
@@ -113,8 +104,8 @@ TEST(DistEigensolvers, KpmMomentsAndDensityEqualTheSerialOnesOnManyRanks) {
   ASSERT_EQ(local.values.size(), serial.values.size());
   for (std::size_t i = 0; i < serial.values.size(); ++i) EXPECT_NEAR(local.values[i], serial.values[i], 1e-12 * n) << i;
 
-  const auto rows = dist::RowPartition::balanced(n, size_of_world());
-  const int rank = rank_of_world();
+  const auto rows = dist::RowPartition::balanced(n, test::mpi_size());
+  const int rank = test::mpi_rank();
   const auto Hd = std::make_shared<const dist::DistCrsMatrix<double>>(
       MPI_COMM_WORLD, dist::tight_binding<double>(nx, ny, 1, 1.0, true, rows, rank));
   const dist::DistOperator<double> op(Hd);

@@ -10,19 +10,10 @@
 #include "kelp/distributed/local_rows.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "test/distributed/mpi_world.hpp"
 
 namespace kelp::test {
 
-inline int mpi_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-inline int mpi_size() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
 
 /// Rows first .. first + L.num_local_rows() of the host matrix H equal L's rows: same columns
 /// in the same (sorted) order and exactly the same values. `global_first` maps a local row.

@@ -11,31 +11,15 @@
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/precond/identity.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "test/distributed/mpi_world.hpp"
 
 namespace kelp {
 namespace {
 
-int rank() {
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int size() {
-  int s;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-
-/// This rank's block [begin, end) of n entries split as evenly as possible.
-std::pair<long long, long long> block(long long n) {
-  const long long base = n / size(), extra = n % size();
-  const long long begin = rank() * base + std::min<long long>(rank(), extra);
-  return {begin, begin + base + (rank() < extra ? 1 : 0)};
-}
 
 template <class Scalar>
 Kokkos::View<Scalar*> local_values(long long n, Scalar (*f)(long long)) {
-  const auto [begin, end] = block(n);
+  const auto [begin, end] = test::even_share(n);
   Kokkos::View<Scalar*> v("v", end - begin);
   auto h = Kokkos::create_mirror_view(v);
   for (long long i = begin; i < end; ++i) h(i - begin) = f(i);
@@ -100,7 +84,7 @@ TEST(MpiReduction, DistributedCgMatchesTheSerialIterationCount) {
     Kokkos::deep_copy(b, bh);
     return cg.solve(b, x);
   };
-  const auto [begin, end] = block(n);
+  const auto [begin, end] = test::even_share(n);
 
   const auto distributed = solve(begin, end, dist::MpiReduction());
   const auto serial = solve(0, n, solvers::LocalReduction());

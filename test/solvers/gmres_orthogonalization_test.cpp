@@ -12,6 +12,7 @@
 #include "kelp/solvers/gmres/gmres.hpp"
 #include "test/solvers/krylov_helpers.hpp"
 #include "test/support/expect.hpp"
+#include "test/support/gmres_params.hpp"
 #include "test/support/paths.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/reference_krylov.hpp"
@@ -24,15 +25,6 @@ using solvers::GmresParams;
 using solvers::Orthogonalization;
 using solvers::PreconditionerSide;
 using solvers::StopReason;
-
-GmresParams params_with(int restart, Orthogonalization o, double tol, int max_iterations = 2000) {
-  GmresParams p;
-  p.restart = restart;
-  p.orthogonalization = o;
-  p.relative_tolerance = tol;
-  p.max_iterations = max_iterations;
-  return p;
-}
 
 /// Jacobi-GMRES with `o` against the sequential reference (modified Gram-Schmidt):
 /// the history agrees to `eps`, the iteration counts agree, and the true residual of x,
@@ -68,7 +60,7 @@ TEST(GmresOrthogonalization, CgsAndRefineIfNeededMatchTheReferenceWithRestarts) 
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
   for (auto o : {Orthogonalization::cgs, Orthogonalization::cgs_refine_if_needed}) {
     SCOPED_TRACE(solvers::to_string(o));
-    expect_matches_reference(A, params_with(10, o, 1e-10), true, 1e-9);
+    expect_matches_reference(A, test::gmres_params(10, o, 1e-10), true, 1e-9);
   }
 }
 
@@ -79,7 +71,7 @@ TEST(GmresOrthogonalization, OddSizedThreeDimensionalProblemLongerThanOneRowBloc
   for (auto o : {Orthogonalization::cgs2, Orthogonalization::cgs,
                  Orthogonalization::cgs_refine_if_needed}) {
     SCOPED_TRACE(solvers::to_string(o));
-    expect_matches_reference(A, params_with(33, o, 1e-10), true, 1e-9);
+    expect_matches_reference(A, test::gmres_params(33, o, 1e-10), true, 1e-9);
   }
 }
 
@@ -87,7 +79,7 @@ TEST(GmresOrthogonalization, ComplexMatchesTheReference) {
   auto A = io::read_matrix_market<Kokkos::complex<double>>(test::matrix_path("young1c"));
   for (auto o : {Orthogonalization::cgs, Orthogonalization::cgs_refine_if_needed}) {
     SCOPED_TRACE(solvers::to_string(o));
-    expect_matches_reference(A, params_with(30, o, 1e-8, 60), false, 1e-7);
+    expect_matches_reference(A, test::gmres_params(30, o, 1e-8, 60), false, 1e-7);
   }
 }
 
@@ -100,7 +92,7 @@ TEST(GmresOrthogonalization, LeftAndRightPreconditioningConvergeToTheSameSolutio
     for (auto side : {PreconditionerSide::right, PreconditionerSide::left}) {
       VectorView<double> x("x", A.num_rows());
       test::poison(x);
-      auto p = params_with(15, o, 1e-11);
+      auto p = test::gmres_params(15, o, 1e-11);
       p.side = side;
       const auto result =
           solvers::Gmres<double>(test::op_of(A), test::jacobi_of(A), p).solve(b, x, InitialGuess::zero);
@@ -129,7 +121,7 @@ TEST(GmresOrthogonalization, RefinesWhenTheKrylovSpaceClosesAndReportsTheHappyBr
   auto b = test::vector_from<double>({1, 1, 1, 1, 1, 1});
   VectorView<double> x("x", 6);
   solvers::Gmres<double> gmres(test::op_of(A), test::identity_of(A),
-                               params_with(6, Orthogonalization::cgs_refine_if_needed, 1e-15));
+                               test::gmres_params(6, Orthogonalization::cgs_refine_if_needed, 1e-15));
   const auto result = gmres.solve(b, x, InitialGuess::zero);
   EXPECT_TRUE(result.converged()) << to_string(result.reason);
   EXPECT_TRUE(result.happy_breakdown);
@@ -147,7 +139,7 @@ TEST(GmresOrthogonalization, RestartAtLeastNConvergesInAtMostNSteps) {
   auto b = test::vector_from<double>({1, 2, 3, 4, 5});
   for (auto o : {Orthogonalization::cgs, Orthogonalization::cgs_refine_if_needed}) {
     VectorView<double> x("x", 5);
-    const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), params_with(5, o, 1e-12))
+    const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), test::gmres_params(5, o, 1e-12))
                             .solve(b, x, InitialGuess::zero);
     EXPECT_TRUE(result.converged()) << to_string(result.reason);
     EXPECT_LE(result.iterations, 5);
@@ -160,7 +152,7 @@ TEST(GmresOrthogonalization, NamesAndSummary) {
   EXPECT_EQ(solvers::to_string(Orthogonalization::cgs_refine_if_needed), "cgs_refine_if_needed");
   auto A = generators::laplace1d<double>(4);
   solvers::Gmres<double> gmres(test::op_of(A), test::identity_of(A),
-                               params_with(3, Orthogonalization::cgs_refine_if_needed, 1e-8));
+                               test::gmres_params(3, Orthogonalization::cgs_refine_if_needed, 1e-8));
   EXPECT_NE(gmres.summary().find("cgs_refine_if_needed"), std::string::npos) << gmres.summary();
 }
 

@@ -16,6 +16,7 @@
 #include "kelp/solvers/gmres/gmres.hpp"
 #include "test/solvers/krylov_helpers.hpp"
 #include "test/support/expect.hpp"
+#include "test/support/gmres_params.hpp"
 #include "test/support/paths.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/reference_krylov.hpp"
@@ -57,50 +58,41 @@ void expect_matches_reference(const CrsMatrix<Scalar>& A, GmresParams params,
   EXPECT_NEAR(result.relative_residual(), rel, 1e-3 * std::max(rel, params.relative_tolerance));
 }
 
-GmresParams params_with(int restart, Orthogonalization o, double tol = 1e-10) {
-  GmresParams p;
-  p.restart = restart;
-  p.orthogonalization = o;
-  p.relative_tolerance = tol;
-  p.max_iterations = 2000;
-  return p;
-}
-
 TEST(Gmres, Cgs2HistoryMatchesTheReferenceWithRestarts) {
   // Nonsymmetric upwinded convection-diffusion, 2D 16 x 16: several GMRES(10) cycles.
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
-  expect_matches_reference(A, params_with(10, Orthogonalization::cgs2));
+  expect_matches_reference(A, test::gmres_params(10, Orthogonalization::cgs2));
 }
 
 TEST(Gmres, MgsHistoryMatchesTheReference) {
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
-  expect_matches_reference(A, params_with(10, Orthogonalization::mgs));
+  expect_matches_reference(A, test::gmres_params(10, Orthogonalization::mgs));
 }
 
 TEST(Gmres, ThreeDimensionalConvectionDiffusion) {
   auto A = generators::convection_diffusion<double>(8, 7, 6, 30, -10, 5);  // odd sizes
-  expect_matches_reference(A, params_with(30, Orthogonalization::cgs2));
+  expect_matches_reference(A, test::gmres_params(30, Orthogonalization::cgs2));
 }
 
 TEST(Gmres, ComplexHistoryMatchesTheReference) {
   // young1c: complex nonsymmetric acoustics matrix; Jacobi-GMRES(30) converges slowly on it, so
   // three cycles are compared (the iteration limit is the expected stop).
   auto A = io::read_matrix_market<Kokkos::complex<double>>(test::matrix_path("young1c"));
-  auto p = params_with(30, Orthogonalization::cgs2, 1e-8);
+  auto p = test::gmres_params(30, Orthogonalization::cgs2, 1e-8);
   p.max_iterations = 90;
   expect_matches_reference(A, p, false);
 }
 
 TEST(Gmres, FloatConverges) {
   auto A = generators::convection_diffusion<float>(10, 10, 1, 10, 10, 0);
-  expect_matches_reference(A, params_with(20, Orthogonalization::cgs2, 1e-4));
+  expect_matches_reference(A, test::gmres_params(20, Orthogonalization::cgs2, 1e-4));
 }
 
 TEST(Gmres, FlexibleWithAFixedPreconditionerEqualsPlainGmres) {
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
   auto b = test::rhs_of_ones(A);
   VectorView<double> x1("x1", A.num_rows()), x2("x2", A.num_rows());
-  auto p = params_with(10, Orthogonalization::cgs2);
+  auto p = test::gmres_params(10, Orthogonalization::cgs2);
   const auto plain = solvers::Gmres<double>(test::op_of(A), test::jacobi_of(A), p).solve(b, x1);
   p.flexible = true;
   const auto flexible = solvers::Gmres<double>(test::op_of(A), test::jacobi_of(A), p).solve(b, x2);
@@ -120,7 +112,7 @@ TEST(Gmres, RestartAtLeastNConvergesInAtMostNSteps) {
                                          {0, 1, -2, 0, 6}});
   auto b = test::vector_from<double>({1, 2, 3, 4, 5});
   VectorView<double> x("x", 5);
-  auto p = params_with(5, Orthogonalization::cgs2, 1e-12);
+  auto p = test::gmres_params(5, Orthogonalization::cgs2, 1e-12);
   const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), p).solve(b, x, InitialGuess::zero);
   EXPECT_TRUE(result.converged()) << to_string(result.reason);
   EXPECT_LE(result.iterations, 5);
@@ -137,7 +129,7 @@ TEST(Gmres, ReportsTheHappyBreakdownWhenTheKrylovSpaceCloses) {
                                          {0, 0, 0, 0, 0, 3}});
   auto b = test::vector_from<double>({1, 1, 1, 1, 1, 1});
   VectorView<double> x("x", 6);
-  auto p = params_with(6, Orthogonalization::cgs2, 1e-15);
+  auto p = test::gmres_params(6, Orthogonalization::cgs2, 1e-15);
   const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), p).solve(b, x, InitialGuess::zero);
   EXPECT_TRUE(result.converged()) << to_string(result.reason);
   EXPECT_TRUE(result.happy_breakdown);
@@ -151,7 +143,7 @@ TEST(Gmres, SingularOnTheKrylovSpaceIsABreakdownNotConvergence) {
   auto A = test::crs_from_dense<double>({{1, 0}, {0, 0}});
   auto b = test::vector_from<double>({1, 1});
   VectorView<double> x("x", 2);
-  const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), params_with(2, Orthogonalization::mgs)).solve(b, x, InitialGuess::zero);
+  const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), test::gmres_params(2, Orthogonalization::mgs)).solve(b, x, InitialGuess::zero);
   EXPECT_FALSE(result.converged());
   EXPECT_TRUE(result.reason == StopReason::breakdown || result.reason == StopReason::max_iterations)
       << to_string(result.reason);
@@ -180,7 +172,7 @@ TEST(Gmres, StopsAtTheIterationLimit) {
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
   auto b = test::rhs_of_ones(A);
   VectorView<double> x("x", A.num_rows());
-  auto p = params_with(5, Orthogonalization::cgs2);
+  auto p = test::gmres_params(5, Orthogonalization::cgs2);
   p.max_iterations = 7;
   const auto result = solvers::Gmres<double>(test::op_of(A), test::jacobi_of(A), p).solve(b, x, InitialGuess::zero);
   EXPECT_EQ(result.reason, StopReason::max_iterations);
@@ -193,7 +185,7 @@ TEST(Gmres, RestartOneStagnatesOnASkewMatrix) {
   auto A = test::crs_from_dense<double>({{0, 1}, {-1, 0}});
   auto b = test::vector_from<double>({1, 0});
   VectorView<double> x("x", 2);
-  auto p = params_with(1, Orthogonalization::cgs2);
+  auto p = test::gmres_params(1, Orthogonalization::cgs2);
   p.stagnation_window = 5;
   const auto result = solvers::Gmres<double>(test::op_of(A), test::identity_of(A), p).solve(b, x, InitialGuess::zero);
   EXPECT_EQ(result.reason, StopReason::stagnated);
@@ -204,7 +196,7 @@ TEST(Gmres, TimeLimit) {
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
   auto b = test::rhs_of_ones(A);
   VectorView<double> x("x", A.num_rows());
-  auto p = params_with(10, Orthogonalization::cgs2);
+  auto p = test::gmres_params(10, Orthogonalization::cgs2);
   p.time_limit_seconds = 1e-12;
   const auto result = solvers::Gmres<double>(test::op_of(A), test::jacobi_of(A), p).solve(b, x, InitialGuess::zero);
   EXPECT_EQ(result.reason, StopReason::time_limit);
@@ -218,7 +210,7 @@ TEST(Gmres, FlexibleWithAnInnerCgSolver) {
   solvers::CgParams inner_params;
   inner_params.relative_tolerance = 1e-2;
   auto inner = std::make_shared<solvers::Cg<double>>(test::op_of(A), test::jacobi_of(A), inner_params);
-  auto p = params_with(10, Orthogonalization::cgs2, 1e-10);
+  auto p = test::gmres_params(10, Orthogonalization::cgs2, 1e-10);
   test::expect_throw_containing<InvalidArgument>(
       [&] { solvers::Gmres<double>(test::op_of(A), inner, p); }, "flexible");
   p.flexible = true;
@@ -236,7 +228,7 @@ std::vector<double> solve_shared_nonsymmetric(const char* name, solvers::Precond
   auto b = test::rhs_of_ones(A);
   VectorView<double> x("x", A.num_rows());
   test::poison(x);
-  auto p = params_with(30, Orthogonalization::cgs2, 1e-10);
+  auto p = test::gmres_params(30, Orthogonalization::cgs2, 1e-10);
   p.side = side;
 
   const auto result =
@@ -277,7 +269,7 @@ TEST(Gmres, LeftPreconditioningStopsOnThePreconditionedResidual) {
   auto A = generators::convection_diffusion<double>(16, 16, 1, 40, 20, 0);
   auto b = test::rhs_of_ones(A);
   VectorView<double> x("x", A.num_rows());
-  auto p = params_with(10, Orthogonalization::mgs, 1e-10);
+  auto p = test::gmres_params(10, Orthogonalization::mgs, 1e-10);
   p.side = solvers::PreconditionerSide::left;
   auto M = test::jacobi_of(A);
   VectorView<double> mb("mb", A.num_rows());
