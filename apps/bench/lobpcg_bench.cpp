@@ -15,7 +15,7 @@
 //                          [--max-iterations 1000] [--repeats 3] [--seed 1]
 // --absolute uses ||r|| <= tolerance (scipy's criterion) instead of ||r|| <= tolerance |lambda|.
 // chebyshev: the degree-d Chebyshev polynomial of D^{-1} A on [lambda_max / ratio, lambda_max],
-// lambda_max its Gershgorin bound: the setting of the scipy peer (../shared/peers/lobpcg_bench.py
+// lambda_max its Gershgorin bound: the setting of the scipy peer (the peer harness's lobpcg_bench.py
 // "cheb8": degree 8 on [lmax / 1000, lmax] of A, the same polynomial on a constant diagonal).
 
 #include <CLI/CLI.hpp>
