@@ -99,6 +99,13 @@ template <class Scalar>
 KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
                      const std::vector<double>& energies);
 
+/// The density part of kpm_dos from the raw moments of all vectors: result.moments (normalised),
+/// result.density and result.density_error on result.energies with result.scaling (both set by
+/// the caller). Shared by kpm_dos and the distributed dos task (whose moments are reduced over
+/// the ranks first). Host code.
+/// @throws InvalidArgument when sum_r mu_0(r) <= 0
+void kpm_density_of_moments(const KpmMoments& all, const KpmParams& params, KpmDosResult& result);
+
 /// Flops of one scaled product with its recurrence update and two dots, per vector (the
 /// paper's count: N_nz (F_a + F_m) + N (ceil(7 F_a / 2) + ceil(9 F_m / 2)); F_a = 1 or 2, F_m = 1 or 6).
 double kpm_flops_per_product(long long num_rows, long long nnz, bool is_complex);

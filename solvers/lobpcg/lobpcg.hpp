@@ -144,9 +144,13 @@ Lobpcg<Scalar, Device, Reduction>::Lobpcg(std::shared_ptr<const Op> A, std::shar
                where << ": num_eigenpairs = " << params_.num_eigenpairs << ", guard_vectors = "
                      << params_.guard_vectors << "; expected num_eigenpairs >= 1, guard_vectors >= 0");
   const long long b = static_cast<long long>(params_.num_eigenpairs) + params_.guard_vectors;
-  KELP_REQUIRE(3 * b <= n, InvalidArgument,
+  // The global size: on many ranks (dist::MpiReduction) n is this rank's rows, maybe none.
+  double global_n = static_cast<double>(n);
+  reduce_.sum(&global_n, 1);
+  KELP_REQUIRE(3 * b <= static_cast<long long>(global_n), InvalidArgument,
                where << ": block size " << b << " (num_eigenpairs " << params_.num_eigenpairs
-                     << " + guard_vectors " << params_.guard_vectors << ") is too large for " << n
+                     << " + guard_vectors " << params_.guard_vectors << ") is too large for "
+                     << static_cast<long long>(global_n)
                      << " rows; LOBPCG needs 3 * block size <= n (use a dense solver)");
   KELP_REQUIRE(params_.max_iterations >= 0, InvalidArgument,
                where << ": max_iterations = " << params_.max_iterations << " < 0");

@@ -49,8 +49,16 @@ TEST(DistributionConfig, BadKeysAndValuesAreConfigErrors) {
                                              "distribution.partition");
   test::expect_throw_containing<ConfigError>([] { parse(base + "distribution: rows\n"); },
                                              "distribution");
-  test::expect_throw_containing<ConfigError>(
-      [] { parse(base + "task: eigen\neigen: {}\ndistribution: {}\n"); }, "needs task: solve");
+}
+
+TEST(DistributionConfig, EigenAndDosTasksAcceptTheSection) {
+  // Tasks eigen and dos run under mpirun too (dist_eigen_task.cpp, dist_dos_task.cpp).
+  const auto eigen = parse(base + "task: eigen\neigen: {}\ndistribution: {partition: nonzeros}\n");
+  EXPECT_TRUE(eigen.distributed);
+  EXPECT_EQ(eigen.distribution.partition, PartitionMethod::nonzeros);
+  const auto dos = parse(base + "task: dos\ndos: {}\ndistribution: {}\n");
+  EXPECT_TRUE(dos.distributed);
+  EXPECT_NE(solvers::effective_config(dos).find("distribution"), std::string::npos);
 }
 
 }  // namespace

@@ -11,12 +11,7 @@
 
 namespace kelp::solvers {
 
-namespace {
-
-using task::Clock;
-using task::seconds_since;
-
-std::vector<double> energy_grid(const DosConfig& d, const SpectralBounds& bounds) {
+std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bounds) {
   double lo = d.energy_min, hi = d.energy_max;
   // Default: the spectral bounds. Not the scaled interval (the bounds widened by the safety
   // margin): its ends are x = +-1, where 1 / sqrt(1 - x^2) turns rounding in x into a spike.
@@ -31,7 +26,7 @@ std::vector<double> energy_grid(const DosConfig& d, const SpectralBounds& bounds
   return e;
 }
 
-void write_csv(const std::string& path, const KpmDosResult& r) {
+void write_dos_csv(const std::string& path, const KpmDosResult& r) {
   std::ofstream file(path, std::ios::trunc);
   KELP_REQUIRE(file.good(), FileError, "kelp::solvers::run_dos_task: cannot write dos.csv '" << path << "'");
   file << "energy,density,density_error\n";
@@ -43,6 +38,11 @@ void write_csv(const std::string& path, const KpmDosResult& r) {
   }
   KELP_REQUIRE(!file.fail(), FileError, "kelp::solvers::run_dos_task: writing '" << path << "' failed");
 }
+
+namespace {
+
+using task::Clock;
+using task::seconds_since;
 
 template <class Scalar>
 RunResult dos(const RunConfig& config, std::ostream& out) {
@@ -75,7 +75,7 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
     const SpectralBounds bounds = p.bounds == KpmBoundsMethod::gershgorin
                                       ? gershgorin_bounds(H)
                                       : lanczos_bounds(H, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL);
-    const auto energies = energy_grid(d, bounds);
+    const auto energies = dos_energy_grid(d, bounds);
     result.dos.result = kpm_dos(H, p, energies);
     result.solve_seconds = seconds_since(start);
   }
@@ -98,7 +98,7 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
     out << line;
   }
   if (!d.csv.empty()) {
-    write_csv(d.csv, r);
+    write_dos_csv(d.csv, r);
     out << "csv: " << d.csv << "\n";
   }
   result.solution = std::move(solution);

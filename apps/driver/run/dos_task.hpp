@@ -15,4 +15,11 @@ namespace kelp::solvers {
 /// @throws NotSupported for problem.scalar float; InvalidArgument / NumericalError from kpm_dos
 RunResult run_dos_task(const RunConfig& config, std::ostream& out);
 
+/// The energy grid of the dos section: num_energies points from energy_min to energy_max, or
+/// over `bounds` when the two are equal (shared with the distributed dos task).
+std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bounds);
+
+/// Writes dos.csv (energy,density,density_error). @throws FileError when it cannot
+void write_dos_csv(const std::string& path, const KpmDosResult& r);
+
 }  // namespace kelp::solvers

@@ -14,6 +14,7 @@
 #include "kelp/apps/driver/run/eigen_task.hpp"
 #include "kelp/apps/driver/run/dos_task.hpp"
 #include "kelp/apps/driver/run/dist_solve_task.hpp"
+#include "kelp/apps/driver/run/dist_tasks.hpp"
 #include "kelp/apps/driver/run/solve_task.hpp"
 
 namespace kelp::solvers {
@@ -92,7 +93,6 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
     config::read_params(*output, config.output, output_fields);
   }
   if (const auto distribution = root.find("distribution")) {
-    if (config.task.type != TaskKind::solve) distribution->fail("the distribution section needs task: solve");
     if (distribution->is_null() || !distribution->is_map()) distribution->fail("expected a map {partition: ...}");
     config::read_params(*distribution, config.distribution, distribution_fields);
     config.distributed = true;
@@ -156,7 +156,11 @@ void check_output_paths(const RunConfig& config) {
 
 RunResult run(const RunConfig& config, std::ostream& out) {
   // Under MPI the distributed task does it all (only rank 0 checks and writes files).
-  if (config.distributed) return run_distributed_solve(config, out);
+  if (config.distributed) {
+    if (config.task.type == TaskKind::eigen) return run_distributed_eigen(config, out);
+    if (config.task.type == TaskKind::dos) return run_distributed_dos(config, out);
+    return run_distributed_solve(config, out);
+  }
   check_output_paths(config);
   if (config.output.print_config) {
     out << "# effective configuration\n" << effective_config(config) << "\n";

@@ -395,31 +395,7 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.num_vectors = static_cast<int>(num_vectors);
   result.num_products = num_vectors * ((params.num_moments + 1) / 2);
-  result.moments = all.normalised();
-  result.density = kpm_density(result.moments, result.scaling, params.kernel,
-                               params.lorentz_lambda, energies);
-  result.density_error.assign(energies.size(), 0.0);
-  if (params.trace == KpmTrace::stochastic && num_vectors > 1) {
-    // Standard error of the mean over the vectors' own densities.
-    std::vector<double> sum(energies.size(), 0.0), sum2(energies.size(), 0.0);
-    for (int r = 0; r < all.num_vectors; ++r) {
-      std::vector<double> mu(all.values.begin() + static_cast<std::size_t>(r) * all.num_moments,
-                             all.values.begin() + static_cast<std::size_t>(r + 1) * all.num_moments);
-      const double mu0 = mu[0];
-      for (double& x : mu) x /= mu0;
-      const auto rho = kpm_density(mu, result.scaling, params.kernel, params.lorentz_lambda, energies);
-      for (std::size_t e = 0; e < rho.size(); ++e) {
-        sum[e] += rho[e];
-        sum2[e] += rho[e] * rho[e];
-      }
-    }
-    const double R = static_cast<double>(all.num_vectors);
-    for (std::size_t e = 0; e < energies.size(); ++e) {
-      const double mean = sum[e] / R;
-      const double variance = std::max(0.0, (sum2[e] - R * mean * mean) / (R - 1));
-      result.density_error[e] = std::sqrt(variance / R);
-    }
-  }
+  kpm_density_of_moments(all, params, result);
   return result;
 }
 

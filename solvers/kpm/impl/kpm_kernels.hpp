@@ -24,19 +24,22 @@ KOKKOS_INLINE_FUNCTION std::uint64_t kpm_hash(std::uint64_t seed, std::uint64_t 
 }
 
 /// V(i, c) = start vector first + c at row i: e_{first + c} (exact trace), +-1 (Rademacher) or
-/// exp(i phi) (random phase).
+/// exp(i phi) (random phase). With global_row set (a distributed block: this rank's rows), row i
+/// of V is row global_row(i) of the global vectors, so every rank count draws the same vectors.
 template <class Scalar, class VView>
 struct KpmStartVectors {
   VView V;
   std::uint64_t seed;
   long long first;
   int mode;  // 0 basis vectors, 1 Rademacher, 2 random phase
-  KOKKOS_INLINE_FUNCTION void operator()(const long long i) const {
+  Kokkos::View<const long long*, typename VView::memory_space> global_row = {};  // empty: row i is i
+  KOKKOS_INLINE_FUNCTION void operator()(const long long local) const {
+    const long long i = global_row.extent(0) > 0 ? global_row(local) : local;
     const long long k = static_cast<long long>(V.extent(1));
     for (long long c = 0; c < k; ++c) {
       const long long vector = first + c;
       if (mode == 0) {
-        V(i, c) = Scalar(i == vector ? 1.0 : 0.0);
+        V(local, c) = Scalar(i == vector ? 1.0 : 0.0);
         continue;
       }
       const std::uint64_t h = kpm_hash(seed, static_cast<std::uint64_t>(i),
@@ -44,11 +47,11 @@ struct KpmStartVectors {
       if constexpr (ScalarTraits<Scalar>::is_complex) {
         if (mode == 2) {
           const double phi = 6.283185307179586 * static_cast<double>(h >> 11) * 0x1.0p-53;
-          V(i, c) = Scalar(Kokkos::Experimental::cos(phi), Kokkos::Experimental::sin(phi));
+          V(local, c) = Scalar(Kokkos::Experimental::cos(phi), Kokkos::Experimental::sin(phi));
           continue;
         }
       }
-      V(i, c) = Scalar((h >> 63) ? -1.0 : 1.0);
+      V(local, c) = Scalar((h >> 63) ? -1.0 : 1.0);
     }
   }
 };
@@ -128,6 +131,40 @@ struct KpmBlockedAugmentedSpmmv {
       const Scalar vi = V(i, c);
       sums[2 * c] += kpm_real_dot(vi, vi);
       sums[2 * c + 1] += kpm_real_dot(W(i, c), vi);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type sums) const {
+    for (size_type j = 0; j < value_count; ++j) sums[j] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
+    for (size_type j = 0; j < value_count; ++j) dst[j] += src[j];
+  }
+};
+
+
+/// The update half of the blocked KPM step when the product Y = H V comes from elsewhere (a
+/// distributed SpMMV: one halo exchange for all R vectors):
+///   W <- alpha Y + beta V - gamma W,   sums[2c] = <V_c|V_c>, sums[2c+1] = Re <W_c|V_c>
+/// in one pass over the rows; the 2R dots are this caller's rows only (reduced by the caller).
+template <class YView, class VView, class WView>
+struct KpmBlockedUpdate {
+  using Scalar = typename VView::non_const_value_type;
+  using value_type = double[];
+  using size_type = std::size_t;
+  size_type value_count;  // 2R
+  YView Y;
+  VView V;
+  WView W;
+  double alpha, beta, gamma;
+  KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type sums) const {
+    const size_type num_vectors = V.extent(1);
+    for (size_type c = 0; c < num_vectors; ++c) {
+      const Scalar vi = V(i, c);
+      const Scalar wi = gamma != 0.0 ? Scalar(alpha * Y(i, c) + beta * vi - gamma * W(i, c))
+                                     : Scalar(alpha * Y(i, c) + beta * vi);
+      W(i, c) = wi;
+      sums[2 * c] += kpm_real_dot(vi, vi);
+      sums[2 * c + 1] += kpm_real_dot(wi, vi);
     }
   }
   KOKKOS_INLINE_FUNCTION void init(value_type sums) const {
