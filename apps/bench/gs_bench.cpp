@@ -6,7 +6,10 @@
 //   {"kind":"config", ...}   matrix, sizes, threads, execution space
 //   {"kind":"variant", ...}  one per preconditioner: colors, setup seconds (symbolic + numeric,
 //                            median), apply seconds (median), PCG iterations, median seconds to
-//                            solution, and speedup_vs_jacobi (Jacobi-PCG time / this time)
+//                            solution, and speedup_vs_jacobi (Jacobi-PCG time / this time),
+//                            seconds_per_iteration; multicolor_eisenstat: the multicolor symmetric
+//                            sweep fused with CG by Eisenstat's trick (solvers::EisenstatCg; its
+//                            apply_s is the sweep's, its setup_s includes building the split)
 //
 // Usage: kelp-bench-gs [--generator laplace3d|laplace2d] [--n 100] [--matrix FILE.mtx]
 //                      [--repeats 3] [--apply-repeats 20] [--variants jacobi,multicolor,...]
@@ -27,6 +30,7 @@
 #include "kelp/precond/gauss_seidel/gauss_seidel.hpp"
 #include "kelp/precond/jacobi/jacobi.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "kelp/solvers/cg/eisenstat_cg.hpp"
 
 namespace {
 
@@ -46,7 +50,8 @@ struct Options {
   std::string matrix;  // a Matrix Market file instead of the generator
   int repeats = 3;
   int apply_repeats = 20;
-  std::vector<std::string> variants = {"jacobi",           "multicolor",       "multicolor_speculative",
+  std::vector<std::string> variants = {"jacobi",           "multicolor",       "multicolor_eisenstat",
+                                       "multicolor_speculative",
                                        "cluster",          "cluster8",         "two_stage_classic",
                                        "two_stage_compact"};
 };
@@ -55,7 +60,7 @@ struct Options {
 std::shared_ptr<kelp::precond::Preconditioner<Matrix>> make(const std::string& name) {
   if (name == "jacobi") return std::make_shared<kelp::precond::Jacobi<Matrix>>();
   GaussSeidelParams p;
-  if (name == "multicolor" || name == "multicolor_speculative") {
+  if (name == "multicolor" || name == "multicolor_speculative" || name == "multicolor_eisenstat") {
     p.variant = GaussSeidelVariant::multicolor;
     if (name == "multicolor_speculative") p.coloring = kelp::precond::GaussSeidelColoring::speculative;
   } else if (name == "cluster" || name == "cluster8") {
@@ -93,11 +98,20 @@ int run(const Options& options) {
   double jacobi_seconds = 0;
   for (const auto& name : options.variants) {
     auto M = make(name);
+    const bool eisenstat = name == "multicolor_eisenstat";
+    using Gs = kelp::precond::GaussSeidel<Matrix>;
     std::vector<double> setup, apply, solve;
+    kelp::solvers::CgParams params;
+    params.max_iterations = 5000;
+    params.relative_tolerance = 1e-8;
+    std::unique_ptr<kelp::solvers::EisenstatCg<double>> fused;
     for (int rep = 0; rep < options.repeats; ++rep) {
       Kokkos::fence();
       const auto start = kelp::bench::Clock::now();
       M->setup(A);
+      if (eisenstat) {
+        fused = std::make_unique<kelp::solvers::EisenstatCg<double>>(A, std::static_pointer_cast<Gs>(M), params);
+      }
       Kokkos::fence();
       setup.push_back(kelp::bench::seconds_since(start));
     }
@@ -109,15 +123,12 @@ int run(const Options& options) {
       Kokkos::fence();
       apply.push_back(kelp::bench::seconds_since(start) / options.apply_repeats);
     }
-    kelp::solvers::CgParams params;
-    params.max_iterations = 5000;
-    params.relative_tolerance = 1e-8;
     kelp::solvers::Cg<double> cg(Aop, M, params);
     kelp::solvers::SolveResult result;
     for (int rep = 0; rep < options.repeats + 1; ++rep) {
       Kokkos::fence();
       const auto start = kelp::bench::Clock::now();
-      result = cg.solve(b, x, kelp::InitialGuess::zero);
+      result = eisenstat ? fused->solve(b, x, kelp::InitialGuess::zero) : cg.solve(b, x, kelp::InitialGuess::zero);
       Kokkos::fence();
       if (rep > 0) solve.push_back(kelp::bench::seconds_since(start));  // the first one warms up
     }
@@ -128,13 +139,14 @@ int run(const Options& options) {
                          {"kind", "variant"},
                          {"matrix", label},
                          {"preconditioner", name},
-                         {"summary", M->summary()},
+                         {"summary", eisenstat ? fused->summary() : M->summary()},
                          {"colors", gs ? gs->num_colors() : 0},
                          {"setup_s", number_or_null(median(setup))},
                          {"apply_s", number_or_null(median(apply))},
                          {"converged", result.converged()},
                          {"iterations", result.iterations},
                          {"solve_s", number_or_null(t)},
+                         {"seconds_per_iteration", number_or_null(result.iterations > 0 ? t / result.iterations : 0)},
                          {"speedup_vs_jacobi", number_or_null(jacobi_seconds > 0 ? jacobi_seconds / t : 0)}});
   }
   return 0;
@@ -158,10 +170,10 @@ int main(int argc, char** argv) {
         app.add_option("--apply-repeats", options.apply_repeats, "applications per apply sample")
             ->check(CLI::Range(1, 100000))->capture_default_str();
         app.add_option("--variants", options.variants,
-                       "jacobi, multicolor, multicolor_speculative, cluster, cluster8, two_stage_classic, "
-                       "two_stage_compact")
+                       "jacobi, multicolor, multicolor_eisenstat, multicolor_speculative, cluster, cluster8, "
+                       "two_stage_classic, two_stage_compact")
             ->delimiter(',')
-            ->check(CLI::IsMember({"jacobi", "multicolor", "multicolor_speculative", "cluster",
+            ->check(CLI::IsMember({"jacobi", "multicolor", "multicolor_eisenstat", "multicolor_speculative", "cluster",
                                    "cluster8", "two_stage_classic", "two_stage_compact"}));
       },
       [&] { return run(options); });
