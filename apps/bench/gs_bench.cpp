@@ -31,6 +31,10 @@
 #include "kelp/precond/jacobi/jacobi.hpp"
 #include "kelp/solvers/cg/cg.hpp"
 #include "kelp/solvers/cg/eisenstat_cg.hpp"
+#ifdef KELP_HAVE_KOKKOSKERNELS
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_gauss_seidel.hpp>
+#endif
 
 namespace {
 
@@ -56,9 +60,55 @@ struct Options {
                                        "two_stage_compact"};
 };
 
+#ifdef KELP_HAVE_KOKKOSKERNELS
+/// The peer: one symmetric sweep of Kokkos Kernels' Gauss-Seidel (GS_DEFAULT: point multicolor
+/// on hosts) from x = 0, as a Kelp preconditioner, so that Kelp's Cg runs it like the others
+/// (variant kk_symmetric_gs). KK's apply takes rank-2 vectors: unmanaged n x 1 views of Kelp's.
+class KkSymmetricGs final : public kelp::precond::Preconditioner<Matrix> {
+ public:
+  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<kelp::Offset, kelp::Ordinal, double, Exec,
+                                                                  Matrix::memory_space, Matrix::memory_space>;
+  std::string summary() const override { return "kokkos kernels symmetric gauss_seidel (GS_DEFAULT, 1 sweep)"; }
+
+ protected:
+  const char* name() const override { return "kelp-bench-gs::KkSymmetricGs"; }
+  void setup_symbolic_impl(const Matrix& A) override {
+    handle_ = std::make_unique<Handle>();
+    handle_->create_gs_handle(KokkosSparse::GS_DEFAULT);
+    KokkosSparse::Experimental::gauss_seidel_symbolic(handle_.get(), A.num_rows(), A.num_cols(), A.row_map(),
+                                                      A.entries(), true);
+  }
+  void setup_numeric_impl(const Matrix& A) override {
+    A_ = A;
+    KokkosSparse::Experimental::gauss_seidel_numeric(handle_.get(), A.num_rows(), A.num_cols(), A.row_map(),
+                                                     A.entries(), A.values(), true);
+    work_ = Vector("kelp-bench-gs::kk_work", A.num_rows());
+  }
+  void apply_impl(const_vector_type x, vector_type y, double alpha, double beta, kelp::OperatorMode) const override {
+    using Out = Kokkos::View<double**, Kokkos::LayoutLeft, Matrix::device_type, Kokkos::MemoryUnmanaged>;
+    using In = Kokkos::View<const double**, Kokkos::LayoutLeft, Matrix::device_type, Kokkos::MemoryUnmanaged>;
+    const kelp::Ordinal n = A_.num_rows();
+    const bool direct = alpha == 1.0 && beta == 0.0;
+    Out out(direct ? y.data() : work_.data(), n, 1);
+    KokkosSparse::Experimental::symmetric_gauss_seidel_apply(handle_.get(), n, n, A_.row_map(), A_.entries(),
+                                                             A_.values(), out, In(x.data(), n, 1), true, true,
+                                                             1.0, 1);
+    if (!direct) kelp::kernels::axpby(alpha, work_, beta, y);
+  }
+
+ private:
+  Matrix A_;
+  std::unique_ptr<Handle> handle_;  // KK's apply takes a non-const handle
+  Vector work_;
+};
+#endif
+
 /// The preconditioner called `name`, not yet set up.
 std::shared_ptr<kelp::precond::Preconditioner<Matrix>> make(const std::string& name) {
   if (name == "jacobi") return std::make_shared<kelp::precond::Jacobi<Matrix>>();
+#ifdef KELP_HAVE_KOKKOSKERNELS
+  if (name == "kk_symmetric_gs") return std::make_shared<KkSymmetricGs>();
+#endif
   GaussSeidelParams p;
   if (name == "multicolor" || name == "multicolor_speculative" || name == "multicolor_eisenstat") {
     p.variant = GaussSeidelVariant::multicolor;
@@ -171,9 +221,13 @@ int main(int argc, char** argv) {
             ->check(CLI::Range(1, 100000))->capture_default_str();
         app.add_option("--variants", options.variants,
                        "jacobi, multicolor, multicolor_eisenstat, multicolor_speculative, cluster, cluster8, "
-                       "two_stage_classic, two_stage_compact")
+                       "two_stage_classic, two_stage_compact, kk_symmetric_gs (KELP_ENABLE_PEERS builds)")
             ->delimiter(',')
-            ->check(CLI::IsMember({"jacobi", "multicolor", "multicolor_eisenstat", "multicolor_speculative", "cluster",
+            ->check(CLI::IsMember({"jacobi", "multicolor", "multicolor_eisenstat", "multicolor_speculative",
+#ifdef KELP_HAVE_KOKKOSKERNELS
+                                   "kk_symmetric_gs",
+#endif
+                                   "cluster",
                                    "cluster8", "two_stage_classic", "two_stage_compact"}));
       },
       [&] { return run(options); });
