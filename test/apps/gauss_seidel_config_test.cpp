@@ -31,7 +31,7 @@ TEST(GaussSeidelConfig, KeysAndTypesAreChecked) {
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gauss_seidel, sweps: 2}")); },
       "solver.preconditioner: unknown key 'sweps'; allowed: [type, variant, direction, sweeps, "
-      "omega, coloring, long_row_threshold, cluster_size, inner_sweeps, form]");
+      "omega, coloring, long_row_threshold, cluster_size, inner_sweeps, form, fused]");
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gauss_seidel, sweeps: two}")); },
       "solver.preconditioner.sweeps: expected an integer, got 'two'");
