@@ -23,6 +23,7 @@
 #include "kelp/precond/relaxation_smoother.hpp"
 #include "kelp/solvers/bicgstab/bicgstab.hpp"
 #include "kelp/solvers/cg/cg.hpp"
+#include "kelp/solvers/cg/eisenstat_cg.hpp"
 #include "kelp/solvers/cg/cg_single_reduction.hpp"
 #include "kelp/solvers/cg/flexible_cg.hpp"
 #include "kelp/solvers/gmres/gmres.hpp"

@@ -41,6 +41,12 @@ namespace kelp::precond {
 /// Memory: the inverted diagonal, the ordering (about 2n ordinals); multicolor: a copy of A in
 /// sweep order (entries and values, rows grouped by color); two-stage: three vectors.
 /// Not for concurrent use of one object (two-stage keeps work vectors).
+/// Apply semantics (Kokkos Kernels' gauss_seidel_apply has init_zero_x_vector and
+/// update_y_vector, the latter to reuse a permuted copy of b when only x changed): smooth takes
+/// InitialGuess::zero (x not read) or provided; there is no right-hand side to cache, as every
+/// variant reads b in place, in the original order (the multicolor copy of A is in sweep order,
+/// b and x are not), so nothing about b is prepared between calls (test/precond/
+/// gauss_seidel_rhs_test.cpp checks that repeated calls give identical results).
 ///
 /// Example:
 ///   precond::GaussSeidelParams p;            // multicolor, symmetric, 1 sweep, omega 1
@@ -77,6 +83,9 @@ class GaussSeidel : public Smoother<Matrix> {
   }
   /// Colors of the symbolic setup (0 for two-stage).
   Ordinal num_colors() const { return ordering_.num_colors; }
+  /// Multicolor and cluster: the color of each row (of its cluster), after setup_symbolic; the
+  /// color-by-color split that EisenstatCg (solvers/cg/eisenstat_cg.hpp) builds on.
+  Kokkos::View<const Ordinal*, Device> row_colors() const { return ordering_.row_colors; }
   /// Cluster variant: the number of clusters.
   Ordinal num_clusters() const { return ordering_.num_clusters; }
   /// The rows in the order a forward sweep updates them (natural order for two-stage), on the

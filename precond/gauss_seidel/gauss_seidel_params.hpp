@@ -31,6 +31,12 @@ enum class GaussSeidelDirection { forward, backward, symmetric };
 ///           y = x + omega D^{-1} (b - L y - (D + U) x), x = y (work: two y vectors).
 enum class TwoStageForm { classic, compact };
 
+/// How a CG solver built from YAML uses a Gauss-Seidel preconditioner: none = Cg applies the
+/// sweeps; eisenstat = solvers::EisenstatCg fuses the symmetric sweep with the product (Eisenstat's
+/// trick: same iterates, about one pass over A per iteration; multicolor, symmetric, 1 sweep
+/// only). The preconditioner itself ignores it (apply and smooth are the same either way).
+enum class GaussSeidelFusion { none, eisenstat };
+
 inline std::string to_string(GaussSeidelVariant v) {
   return v == GaussSeidelVariant::multicolor ? "multicolor"
          : v == GaussSeidelVariant::cluster  ? "cluster"
@@ -73,6 +79,8 @@ struct GaussSeidelParams {
   /// Two-stage: inner Jacobi-Richardson sweeps (0: the triangular solve is D^{-1}, i.e. Jacobi).
   int inner_sweeps = 1;
   TwoStageForm form = TwoStageForm::classic;
+  /// Read by the YAML cg solver only (see GaussSeidelFusion).
+  GaussSeidelFusion fused = GaussSeidelFusion::none;
 };
 
 }  // namespace kelp::precond

@@ -31,7 +31,7 @@ TEST(GaussSeidelConfig, KeysAndTypesAreChecked) {
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gauss_seidel, sweps: 2}")); },
       "solver.preconditioner: unknown key 'sweps'; allowed: [type, variant, direction, sweeps, "
-      "omega, coloring, long_row_threshold, cluster_size, inner_sweeps, form]");
+      "omega, coloring, long_row_threshold, cluster_size, inner_sweeps, form, fused]");
   test::expect_throw_containing<ConfigError>(
       [] { parse_text(config_with("{type: gauss_seidel, sweeps: two}")); },
       "solver.preconditioner.sweeps: expected an integer, got 'two'");
@@ -67,6 +67,27 @@ TEST(GaussSeidelConfig, EveryVariantPreconditionsCg) {
     EXPECT_TRUE(result.solve.converged()) << out.str();
     EXPECT_LE(result.true_relative_residual, 1e-8);
   }
+}
+
+TEST(GaussSeidelConfig, FusedEisenstatRunsEisenstatCgWithTheIteratesOfCg) {
+  std::ostringstream out_plain, out_fused;
+  const auto plain = solvers::run(parse_text(config_with("{type: gauss_seidel, omega: 1.3}")), out_plain);
+  const auto fused =
+      solvers::run(parse_text(config_with("{type: gauss_seidel, omega: 1.3, fused: eisenstat}")), out_fused);
+  EXPECT_TRUE(fused.solve.converged()) << out_fused.str();
+  EXPECT_LE(fused.true_relative_residual, 1e-8);
+  EXPECT_NE(fused.solver_summary.find("eisenstat"), std::string::npos) << fused.solver_summary;
+  EXPECT_NEAR(fused.solve.iterations, plain.solve.iterations, 1);
+  // Eisenstat's trick needs the multicolor symmetric one-sweep form and the standard recurrence.
+  std::ostringstream out;
+  EXPECT_THROW(solvers::run(parse_text(config_with("{type: gauss_seidel, variant: cluster, fused: eisenstat}")), out),
+               InvalidArgument);
+  EXPECT_THROW(solvers::run(parse_text(
+                                "problem: {generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}}\n"
+                                "solver: {type: cg, variant: flexible, preconditioner: "
+                                "{type: gauss_seidel, fused: eisenstat}}\n"),
+                            out),
+               InvalidArgument);
 }
 
 }  // namespace

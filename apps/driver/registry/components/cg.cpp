@@ -68,6 +68,57 @@ class CgSolver final : public LinearSolver<Scalar> {
   std::unique_ptr<Method<Scalar, ConfigDevice, LocalReduction>> cg_;
 };
 
+/// CG with Eisenstat's trick (EisenstatCg): the preconditioner is a multicolor GaussSeidel with
+/// `fused: eisenstat`; setup_numeric sets it up and (re)builds the fused solver's split of A.
+template <class Scalar>
+class EisenstatCgSolver final : public LinearSolver<Scalar> {
+ public:
+  using Gs = precond::GaussSeidel<ConfigMatrix<Scalar>>;
+  EisenstatCgSolver(std::shared_ptr<Gs> M, CgParams params) : M_(std::move(M)), params_(params) {}
+
+  void setup_symbolic(const ConfigMatrix<Scalar>& A) override {
+    M_->setup_symbolic(A);
+    cg_.reset();
+  }
+  void setup_numeric(const ConfigMatrix<Scalar>& A) override {
+    M_->setup_numeric(A);
+    if (cg_) {
+      cg_->setup(A);
+    } else {
+      cg_ = std::make_unique<EisenstatCg<Scalar, ConfigDevice>>(A, M_, params_);
+      if (monitor_) cg_->set_monitor(monitor_);
+    }
+  }
+  SolveResult solve(ConstConfigVector<Scalar> b, ConfigVector<Scalar> x) const override {
+    KELP_REQUIRE(cg_ != nullptr, InvalidState,
+                 "kelp::solvers::EisenstatCgSolver::solve: called before setup_numeric");
+    return cg_->solve(b, x);
+  }
+  void set_monitor(IterationMonitor monitor) override {
+    monitor_ = std::move(monitor);
+    if (cg_) cg_->set_monitor(monitor_);
+  }
+  std::string summary() const override {
+    if (cg_) return cg_->summary();
+    return "cg (eisenstat, not set up) preconditioned by " + M_->summary();
+  }
+
+ private:
+  std::shared_ptr<Gs> M_;
+  CgParams params_;
+  IterationMonitor monitor_;
+  std::unique_ptr<EisenstatCg<Scalar, ConfigDevice>> cg_;
+};
+
+/// The preconditioner as a GaussSeidel asking for Eisenstat's trick, or null.
+template <class Scalar>
+std::shared_ptr<precond::GaussSeidel<ConfigMatrix<Scalar>>> eisenstat_request(
+    const PreconditionerPointer<Scalar>& M) {
+  auto gs = std::dynamic_pointer_cast<precond::GaussSeidel<ConfigMatrix<Scalar>>>(M);
+  if (gs == nullptr || gs->params().fused != precond::GaussSeidelFusion::eisenstat) return nullptr;
+  return gs;
+}
+
 }  // namespace
 
 void register_cg(SolverRegistry& registry) {
@@ -78,6 +129,14 @@ void register_cg(SolverRegistry& registry) {
       cg_config_fields, [](const CgConfig& config, auto A, const auto& matrix) {
         using Scalar = typename std::decay_t<decltype(matrix)>::scalar_type;
         auto M = preconditioner_registry().build<Scalar>(config.preconditioner, matrix);
+        if (auto gs = eisenstat_request<Scalar>(M)) {
+          KELP_REQUIRE(config.params.variant == CgVariant::standard, InvalidArgument,
+                       "solver cg: preconditioner gauss_seidel with fused: eisenstat needs variant "
+                       "standard, got "
+                           << to_string(config.params.variant));
+          return LinearSolverPointer<Scalar>(
+              std::make_shared<EisenstatCgSolver<Scalar>>(std::move(gs), config.params));
+        }
         switch (config.params.variant) {
           case CgVariant::single_reduction:
             return LinearSolverPointer<Scalar>(std::make_shared<CgSolver<Scalar, CgSingleReduction>>(

@@ -8,10 +8,12 @@
 ///     absolute_tolerance: 0         # >= 0
 ///     variant: standard             # standard | single_reduction | flexible (M may vary)
 ///     preconditioner: {type: jacobi}   # default identity
+///     # {type: gauss_seidel, fused: eisenstat}: EisenstatCg, one fused pass over A per iteration
 
 #include "kelp/apps/driver/registry/registries.hpp"
 #include "kelp/solvers/cg/cg.hpp"
 #include "kelp/solvers/cg/cg_single_reduction.hpp"
+#include "kelp/solvers/cg/eisenstat_cg.hpp"
 #include "kelp/solvers/cg/flexible_cg.hpp"
 
 namespace kelp::solvers::components {

@@ -31,6 +31,9 @@ void gauss_seidel_fields(config::FieldVisitor& v, precond::GaussSeidelParams& p)
   v.field("cluster_size", p.cluster_size, Bounds::at_least(0));
   v.field("inner_sweeps", p.inner_sweeps, Bounds::at_least(0));
   v.field("form", p.form, forms);
+  static const config::Choices<precond::GaussSeidelFusion> fusions{
+      {precond::GaussSeidelFusion::none, "none"}, {precond::GaussSeidelFusion::eisenstat, "eisenstat"}};
+  v.field("fused", p.fused, fusions);
 }
 
 void register_gauss_seidel(PreconditionerRegistry& registry) {

@@ -4,6 +4,8 @@
 ///
 ///   preconditioner: {type: gauss_seidel, variant: multicolor, direction: symmetric, sweeps: 1,
 ///                    omega: 1.0}
+///   # under solver type cg: one fused pass per iteration (solvers/cg/eisenstat_cg.hpp)
+///   preconditioner: {type: gauss_seidel, variant: multicolor, fused: eisenstat}
 
 #include "kelp/apps/driver/registry/registries.hpp"
 #include "kelp/precond/gauss_seidel/gauss_seidel.hpp"
@@ -13,7 +15,8 @@ namespace kelp::solvers::components {
 /// Keys of GaussSeidelParams: variant (multicolor | cluster | two_stage), direction (forward |
 /// backward | symmetric), sweeps (>= 1), omega (0 < omega < 2), coloring
 /// (speculative | deterministic | sequential_greedy),
-/// long_row_threshold (>= 0), cluster_size (>= 0), inner_sweeps (>= 0), form (classic | compact).
+/// long_row_threshold (>= 0), cluster_size (>= 0), inner_sweeps (>= 0), form (classic | compact),
+/// fused (none | eisenstat: read by the cg solver).
 void gauss_seidel_fields(config::FieldVisitor& v, precond::GaussSeidelParams& params);
 void register_gauss_seidel(PreconditionerRegistry& registry);
 
