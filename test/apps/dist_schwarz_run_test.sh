@@ -57,7 +57,7 @@ expect_error() {  # expect_error PATTERN ARGS...
   fi
 }
 expect_error "unknown value 'bogus'" --set solver.preconditioner.variant=bogus
-expect_error "overlap" --set solver.preconditioner.overlap=-1
-expect_error "overlpa" --set solver.preconditioner.overlpa=1
+expect_error "expected overlap >= 0" --set solver.preconditioner.overlap=-1
+expect_error "unknown key .overlpa.; allowed: \[type, overlap, variant, local\]" --set solver.preconditioner.overlpa=1
 expect_error "unknown preconditioner type 'ilu0'" --set 'solver.preconditioner.local={type: ilu0}'
 echo "dist_schwarz_run_test: passed"
