@@ -113,7 +113,7 @@ TEST(Config, DuplicateKeyIsAnError) {
 TEST(Config, UnknownPreconditionerTypeListsChoices) {
   expect_config_error(replace(valid_config, "type: jacobi", "type: jacobbi"),
                       ":8:11: solver.preconditioner.type: unknown preconditioner type 'jacobbi'; "
-                      "allowed: [identity, jacobi, block_jacobi, chebyshev, solver, gauss_seidel]");
+                      "allowed: [identity, jacobi, block_jacobi, chebyshev, solver, gauss_seidel, additive_schwarz]");
 }
 
 TEST(Config, UnknownSolverAndGeneratorTypesListChoices) {
@@ -341,7 +341,7 @@ TEST(ConfigOverride, BadValueNamesTheOverride) {
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solver.preconditioner.type=ilu"}); },
       "--set solver.preconditioner.type=ilu: solver.preconditioner.type: unknown preconditioner "
-      "type 'ilu'; allowed: [identity, jacobi, block_jacobi, chebyshev, solver, gauss_seidel]");
+      "type 'ilu'; allowed: [identity, jacobi, block_jacobi, chebyshev, solver, gauss_seidel, additive_schwarz]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_file(path, {"solver.max_iterations=[1"}); },
       "--set solver.max_iterations=[1: YAML syntax error in the value");

@@ -10,6 +10,7 @@
 #include "kelp/apps/driver/registry/components/nested_solver.hpp"
 #include "kelp/apps/driver/registry/components/vectors.hpp"
 #include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
+#include "kelp/apps/driver/registry/components/additive_schwarz.hpp"
 
 namespace kelp::solvers {
 
@@ -51,7 +52,7 @@ PreconditionerRegistry& preconditioner_registry() {
       (components::register_identity(registry), components::register_jacobi(registry),
        components::register_block_jacobi(registry), components::register_chebyshev(registry),
        components::register_nested_solver(registry),
-       components::register_gauss_seidel(registry), true);
+       components::register_gauss_seidel(registry), components::register_additive_schwarz(registry), true);
   (void)registered;
   return registry;
 }

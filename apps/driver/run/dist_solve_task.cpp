@@ -16,6 +16,7 @@
 #include "kelp/apps/driver/registry/components/cg.hpp"
 #include "kelp/apps/driver/registry/components/generators.hpp"
 #include "kelp/apps/driver/registry/components/krylov.hpp"
+#include "kelp/apps/driver/run/dist_preconditioner.hpp"
 #include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/distributed/collective_error.hpp"
 #include "kelp/distributed/dist_crs_matrix.hpp"
@@ -114,7 +115,7 @@ struct DistSolver {
 };
 
 template <class Method, class Scalar, class Params>
-DistSolver<Scalar> erase(std::shared_ptr<const ConfigOperator<Scalar>> A, PreconditionerPointer<Scalar> M,
+DistSolver<Scalar> erase(std::shared_ptr<const ConfigOperator<Scalar>> A, std::shared_ptr<const ConfigOperator<Scalar>> M,
                          const Params& params, MPI_Comm comm) {
   auto s = std::make_shared<Method>(std::move(A), std::move(M), params, dist::MpiReduction(comm));
   return {[s](ConstConfigVector<Scalar> b, ConfigVector<Scalar> x) { return s->solve(b, x); },
@@ -124,7 +125,7 @@ DistSolver<Scalar> erase(std::shared_ptr<const ConfigOperator<Scalar>> A, Precon
 /// The solver of the configuration over MPI reductions (cg, gmres, bicgstab).
 template <class Scalar>
 DistSolver<Scalar> make_solver(const ComponentSpec& spec, std::shared_ptr<const ConfigOperator<Scalar>> A,
-                               PreconditionerPointer<Scalar> M, MPI_Comm comm) {
+                               std::shared_ptr<const ConfigOperator<Scalar>> M, MPI_Comm comm) {
   using R = dist::MpiReduction;
   const std::string& type = spec.type();
   if (type == "cg") {
@@ -229,19 +230,14 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   out << "distribution: " << size << " ranks, partition "
       << partition_methods().name(config.distribution.partition) << "\n";
 
-  // The preconditioner works on this rank's local block only (block Jacobi over the ranks,
-  // additive Schwarz without overlap); it is local work, so its errors are made collective.
-  const auto& local = A->local_block();
-  PreconditionerPointer<Scalar> M;
+  // The preconditioner on each rank's local block (block Jacobi over the ranks), or overlapping
+  // subdomains (additive_schwarz); its setup errors are collective.
   start = Clock::now();
-  dist::collective_try(comm, where, [&] {
-    M = preconditioner_registry().build<Scalar>(preconditioner_of(config.solver),
-                                                NamedMatrix<Scalar>{local, matrix + " (local block)"});
-    M->setup_symbolic(local);
-  });
+  const auto M = make_dist_preconditioner<Scalar>(preconditioner_of(config.solver), config.solver.type(), A, matrix);
+  M.setup_symbolic();
   result.setup_symbolic_seconds = seconds_since(start);
-  auto solver = make_solver<Scalar>(config.solver, op, M, comm);
-  result.solver_summary = solver.summary() + " (preconditioner on each rank's local block)";
+  auto solver = make_solver<Scalar>(config.solver, op, M.op, comm);
+  result.solver_summary = solver.summary() + M.note;
   out << "solver: " << result.solver_summary << "\n";
   const int every = config.output.monitor_every;
   if (every > 0) {
@@ -260,7 +256,7 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   for (int rep = 0; rep < config.task.repeat; ++rep) {
     Repetition repetition;
     start = Clock::now();
-    dist::collective_try(comm, where, [&] { M->setup_numeric(local); });
+    M.setup_numeric();
     repetition.setup_numeric_seconds = seconds_since(start);
     Kokkos::deep_copy(x, Scalar(0));
     start = Clock::now();

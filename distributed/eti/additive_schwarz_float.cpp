@@ -1,0 +1,6 @@
+// OverlapSubdomain and AdditiveSchwarz for float: the one compiled copy (see kernels/core/eti.hpp).
+#include "kelp/distributed/additive_schwarz.hpp"
+
+namespace kelp::dist {
+KELP_DIST_ADDITIVE_SCHWARZ_ETI(KELP_ETI_DEFINE, float)
+}  // namespace kelp::dist
