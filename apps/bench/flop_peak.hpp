@@ -105,6 +105,7 @@ inline FlopPeakResult measure_flop_peak(const std::string& bench, int repeats) {
     return seconds_since(start);
   };
   f.iterations = 64;
+  run();  // warm-up: thread start-up and first-touch must not end the calibration early
   while (run() < 0.02 && f.iterations < (1 << 26)) f.iterations *= 2;
   std::vector<double> seconds;
   for (int r = 0; r < repeats; ++r) seconds.push_back(run());
