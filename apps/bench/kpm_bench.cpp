@@ -5,6 +5,8 @@
 //
 // JSON lines (apps/bench/bench_common.hpp):
 //   {"kind":"triad", ...}        STREAM triad, best and median GB/s (apps/bench/triad.hpp)
+//   {"kind":"flop_peak", ...}    measured double flop peak, best and median GFLOP/s, instruction
+//                                set (apps/bench/flop_peak.hpp)
 //   {"kind":"config", ...}       sizes, moments, threads, execution space, CPU model
 //   {"kind":"measurement", ...}  one per (implementation, R): median seconds per vector per
 //                                product (one product gives two moments; per moment is half),
@@ -18,15 +20,20 @@
 //   blocked R: [N_nz (S_d + S_i) + 8 N] / R + 3 N S_d     (paper Eq. 4)
 // Flops per vector and product: N_nz (F_a + F_m) + N (ceil(7 F_a / 2) + ceil(9 F_m / 2)) with
 // F_a = 2, F_m = 6 (complex). b_min_paper = (260 / R + 48) / 138 bytes/flop (paper Eq. 5, N_nzr =
-// 13, no row offsets); roofline_gflops = triad GB/s / b_min_paper (memory roof only: the flop
-// peak is not measured here).
+// 13, no row offsets); roofline_gflops = triad GB/s / b_min_paper (the memory roof);
+// roof_gflops = min(roofline_gflops, measured flop peak, best run) and fraction_of_roof = Gflop/s /
+// roof_gflops: issue 12's "80 % of min(roofline from B_min(R) and the triad, flop peak)".
+// Blocked lines name their kernel ("row": a thread per row, R in a loop; "team": the R vectors
+// across vector lanes, solvers/kpm/impl/kpm_team_kernel.hpp); --blocked-kernel picks them
+// (auto: team on GPUs, row on CPUs; both: each R with both kernels).
 //
 // Timing: per (implementation, R) one warm-up and `repeats` timed runs of kpm_moments over R
 // vectors with `moments` moments; reported is the median time / (R * ceil(moments / 2)).
 // Naive and augmented run R = 1 (they treat vectors one after another).
 //
 // Usage: kelp-bench-kpm [--n 100] [--nz 25] [--moments 64] [--repeats 5] [--max-block 64]
-//        [--triad-mb auto] [--triad-repeats 10]
+//        [--triad-mb auto] [--triad-repeats 10] [--flop-repeats 5]
+//        [--blocked-kernel auto|row|team|both]
 //   --n 100 --nz 25 gives 4 * 100 * 100 * 25 = 10^6 rows (the paper's size class; GPU / quiet
 //   runs); --n 24 --nz 8 (18432 rows) is a quick check on a shared machine.
 #include <Kokkos_Core.hpp>
@@ -34,10 +41,12 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
 #include "kelp/apps/bench/bench_main.hpp"
+#include "kelp/apps/bench/flop_peak.hpp"
 #include "kelp/apps/bench/triad.hpp"
 #include "kelp/kernels/generators/hamiltonians.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
@@ -59,6 +68,8 @@ struct Options {
   int max_block = 64;
   double triad_mb = 0;
   int triad_repeats = 10;
+  int flop_repeats = 5;
+  std::string blocked_kernel = "auto";
 };
 
 double median_of(std::vector<double> v) {
@@ -68,6 +79,7 @@ double median_of(std::vector<double> v) {
 
 int run(const Options& o) {
   const auto triad = kelp::bench::measure_triad("kpm", o.triad_mb, o.triad_repeats);
+  const auto flop_peak = kelp::bench::measure_flop_peak("kpm", o.flop_repeats);
   kelp::generators::TopologicalInsulatorParams p;
   p.nx = p.ny = o.n;
   p.nz = o.nz;
@@ -92,10 +104,18 @@ int run(const Options& o) {
   struct Variant {
     kpm::KpmImplementation implementation;
     int R;
+    kpm::KpmBlockedKernel kernel = kpm::KpmBlockedKernel::automatic;
   };
   std::vector<Variant> variants = {{kpm::KpmImplementation::naive, 1},
                                    {kpm::KpmImplementation::augmented, 1}};
-  for (int R = 1; R <= max_r; R *= 2) variants.push_back({kpm::KpmImplementation::blocked, R});
+  constexpr bool gpu = !std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value;
+  std::vector<kpm::KpmBlockedKernel> kernels;
+  if (o.blocked_kernel == "row" || o.blocked_kernel == "both") kernels.push_back(kpm::KpmBlockedKernel::row);
+  if (o.blocked_kernel == "team" || o.blocked_kernel == "both") kernels.push_back(kpm::KpmBlockedKernel::team);
+  if (o.blocked_kernel == "auto") kernels.push_back(gpu ? kpm::KpmBlockedKernel::team : kpm::KpmBlockedKernel::row);
+  for (int R = 1; R <= max_r; R *= 2) {
+    for (const auto kernel : kernels) variants.push_back({kpm::KpmImplementation::blocked, R, kernel});
+  }
 
   // The naive moments of the first vector: every variant must reproduce them.
   const auto reference = kpm::kpm_moments(H, scaling, Kokkos::subview(start, Kokkos::ALL, std::make_pair(0, 1)),
@@ -105,14 +125,15 @@ int run(const Options& o) {
   for (const auto& v : variants) {
     const Block block(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kpm_bench::block"), H.num_rows(), v.R);
     Kokkos::deep_copy(block, Kokkos::subview(start, Kokkos::ALL, std::make_pair(0, v.R)));
-    const auto check = kpm::kpm_moments(H, scaling, block, o.moments, v.implementation, v.R, 1e-6);
+    const auto check = kpm::kpm_moments(H, scaling, block, o.moments, v.implementation, v.R, 1e-6, v.kernel);
     double worst = 0;
     for (int m = 0; m < o.moments; ++m) {
       worst = std::max(worst, std::abs(check.at(0, m) - reference.at(0, m)) / N);
     }
     if (!(worst <= 1e-9)) {
       print_json_line(Json{{"bench", "kpm"}, {"kind", "error"}, {"implementation", kpm::to_string(v.implementation)},
-                           {"R", v.R}, {"max_relative_moment_difference", number_or_null(worst)}});
+                           {"R", v.R}, {"kernel", kpm::to_string(v.kernel)},
+                           {"max_relative_moment_difference", number_or_null(worst)}});
       status = 1;
       continue;
     }
@@ -120,7 +141,7 @@ int run(const Options& o) {
     for (int rep = 0; rep < o.repeats; ++rep) {
       Kokkos::fence();
       const auto t0 = std::chrono::steady_clock::now();
-      kpm::kpm_moments(H, scaling, block, o.moments, v.implementation, v.R, 1e-6);
+      kpm::kpm_moments(H, scaling, block, o.moments, v.implementation, v.R, 1e-6, v.kernel);
       Kokkos::fence();
       samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
                         (static_cast<double>(v.R) * products));
@@ -130,16 +151,25 @@ int run(const Options& o) {
     const double vector_bytes = v.implementation == kpm::KpmImplementation::naive ? 13 * 16 * N : 3 * 16 * N;
     const double bytes = matrix_bytes / v.R + vector_bytes;
     const double b_min_paper = (260.0 / v.R + 48.0) / 138.0;
+    const double roofline_gflops = triad.median_gbs / b_min_paper;
+    // The flop roof is the best run (a peak: what the machine can do); the memory roof the
+    // triad's median, as in every kelp-bench-*.
+    const double roof_gflops = std::min(roofline_gflops, flop_peak.best_gflops);
+    const bool blocked = v.implementation == kpm::KpmImplementation::blocked;
     print_json_line(Json{{"bench", "kpm"}, {"kind", "measurement"},
                          {"implementation", kpm::to_string(v.implementation)}, {"R", v.R},
+                         {"kernel", blocked ? Json(kpm::to_string(v.kernel)) : Json(nullptr)},
                          {"seconds_per_vector_product", number_or_null(s)},
                          {"seconds_per_vector_moment", number_or_null(s / 2)},
                          {"gbs", number_or_null(bytes / s / 1e9)},
                          {"gflops", number_or_null(flops / s / 1e9)},
                          {"code_balance_model", bytes / flops},
                          {"b_min_paper", b_min_paper},
-                         {"roofline_gflops", number_or_null(triad.median_gbs / b_min_paper)},
-                         {"fraction_of_roofline", number_or_null(flops / s / 1e9 / (triad.median_gbs / b_min_paper))},
+                         {"roofline_gflops", number_or_null(roofline_gflops)},
+                         {"fraction_of_roofline", number_or_null(flops / s / 1e9 / roofline_gflops)},
+                         {"flop_peak_gflops", number_or_null(flop_peak.best_gflops)},
+                         {"roof_gflops", number_or_null(roof_gflops)},
+                         {"fraction_of_roof", number_or_null(flops / s / 1e9 / roof_gflops)},
                          {"speedup_over_naive", number_or_null(naive_seconds / s)},
                          {"max_relative_moment_difference", worst}});
   }
@@ -161,6 +191,9 @@ int main(int argc, char** argv) {
         app.add_option("--max-block", options.max_block, "largest R of the blocked runs")->check(CLI::Range(1, 1024))->capture_default_str();
         app.add_option("--triad-mb", options.triad_mb, "MB per triad array (0: auto)")->capture_default_str();
         app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--flop-repeats", options.flop_repeats, "flop peak runs")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--blocked-kernel", options.blocked_kernel, "kernel of the blocked runs (auto: team on GPUs, row on CPUs)")
+            ->check(CLI::IsMember({"auto", "row", "team", "both"}))->capture_default_str();
       },
       [&] { return run(options); });
 }

@@ -66,7 +66,8 @@ void kpm_start_vectors(const MultiVectorView<Scalar, Kokkos::LayoutRight>& V, Kp
                        KpmRandomVector kind, std::uint64_t seed, long long first_vector);
 
 /// Raw moments of the start vectors (columns of the n x R row-major block `start`), with the
-/// chosen implementation (block_size vectors per block for `blocked`).
+/// chosen implementation (block_size vectors per block for `blocked`, run by `blocked_kernel`:
+/// by default the team kernel on GPUs and the row kernel on host spaces).
 /// @throws DimensionMismatch when start does not have H's rows; InvalidArgument for num_moments
 ///         < 2 or block_size < 1; NumericalError when a moment grows past |mu_0|(1 + tolerance)
 ///         (the scaling does not enclose the spectrum) or is not finite.
@@ -75,7 +76,8 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
                        const ConstMultiVectorView<typename CrsMatrix<Scalar>::scalar_type,
                                                   Kokkos::LayoutRight>& start,
                        int num_moments, KpmImplementation implementation, int block_size,
-                       double growth_tolerance);
+                       double growth_tolerance,
+                       KpmBlockedKernel blocked_kernel = KpmBlockedKernel::automatic);
 
 /// Density of states and what produced it.
 struct KpmDosResult {
@@ -118,7 +120,7 @@ double kpm_flops_per_product(long long num_rows, long long nnz, bool is_complex)
                                          KpmTrace, KpmRandomVector, std::uint64_t, long long);    \
   PREFIX template KpmMoments kpm_moments(const CrsMatrix<SCALAR>&, const KpmScaling&,             \
                                          const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, \
-                                         int, KpmImplementation, int, double);                    \
+                                         int, KpmImplementation, int, double, KpmBlockedKernel);  \
   PREFIX template KpmDosResult kpm_dos(const CrsMatrix<SCALAR>&, const KpmParams&,               \
                                        const std::vector<double>&);
 KELP_KPM_ETI(extern, double)

@@ -21,6 +21,14 @@ const char* to_string(KpmImplementation value) {
   }
   return "?";
 }
+const char* to_string(KpmBlockedKernel value) {
+  switch (value) {
+    case KpmBlockedKernel::automatic: return "automatic";
+    case KpmBlockedKernel::row: return "row";
+    case KpmBlockedKernel::team: return "team";
+  }
+  return "?";
+}
 const char* to_string(KpmRandomVector value) {
   return value == KpmRandomVector::rademacher ? "rademacher" : "random_phase";
 }

@@ -40,7 +40,15 @@ enum class KpmBoundsMethod {
   lanczos      ///< a few Lanczos steps (extreme Ritz values +- the last beta), within Gershgorin
 };
 
+/// Which kernel runs the blocked implementation's SpMMV (all give the same moments up to rounding).
+enum class KpmBlockedKernel {
+  automatic,  ///< team on GPUs (CUDA), row on host spaces
+  row,        ///< one thread per row, the R vectors in a loop (SIMD over R on CPUs)
+  team        ///< the R vectors across the vector lanes of a team, several rows per team (GPUs)
+};
+
 const char* to_string(KpmImplementation value);
+const char* to_string(KpmBlockedKernel value);
 const char* to_string(KpmRandomVector value);
 const char* to_string(KpmTrace value);
 const char* to_string(KpmDampingKernel value);
@@ -60,6 +68,8 @@ struct KpmParams {
   KpmImplementation implementation = KpmImplementation::blocked;
   /// Vectors per block in the blocked implementation (>= 1); 32 is the paper's choice.
   int block_size = 32;
+  /// Kernel of the blocked implementation; automatic: team on GPUs, row on CPUs.
+  KpmBlockedKernel blocked_kernel = KpmBlockedKernel::automatic;
   KpmDampingKernel kernel = KpmDampingKernel::jackson;
   /// lambda of the Lorentz kernel (> 0); 4 is the usual choice (Weisse et al.).
   double lorentz_lambda = 4.0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <random>
@@ -135,6 +136,11 @@ void expect_implementations_agree(const CrsMatrix<Scalar>& H, solvers::KpmRandom
   const auto blocked = solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::blocked, 2, 1e-6);
   const auto one_block =
       solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::blocked, 64, 1e-6);
+  // The GPU (team) kernel, forced on host spaces too.
+  const auto team = solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::blocked, 2, 1e-6,
+                                         solvers::KpmBlockedKernel::team);
+  const auto one_team_block = solvers::kpm_moments(H, scaling, start, 30, KpmImplementation::blocked,
+                                                   64, 1e-6, solvers::KpmBlockedKernel::team);
 
   const double n = H.num_rows();
   for (int r = 0; r < 5; ++r) {
@@ -143,6 +149,8 @@ void expect_implementations_agree(const CrsMatrix<Scalar>& H, solvers::KpmRandom
       EXPECT_NEAR(augmented.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
       EXPECT_NEAR(blocked.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
       EXPECT_NEAR(one_block.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
+      EXPECT_NEAR(team.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
+      EXPECT_NEAR(one_team_block.at(r, m), naive.at(r, m), 1e-10 * n) << r << " " << m;
     }
   }
 }
@@ -158,6 +166,80 @@ TEST(Kpm, ImplementationsGiveTheSameMomentsTopologicalInsulator) {
 TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
   expect_implementations_agree(generators::tight_binding<double>(5, 4, 3, 1.0, false),
                                solvers::KpmRandomVector::rademacher);
+}
+
+/// Row and team kernels of the blocked implementation against the naive moments, for block widths
+/// that fill part of a lane group (1, 3), one warp (32) and two lanes per vector (64), on odd row
+/// counts with empty rows and rows longer than a warp (random_hermitian(71): ~40 entries a row).
+template <class Scalar>
+void expect_blocked_kernels_agree(int n, solvers::KpmRandomVector kind) {
+  const auto H = random_hermitian<Scalar>(n, 11);
+  const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
+  constexpr int moments = 17;  // odd: the last product's second moment is dropped
+  for (int R : {1, 3, 32, 64}) {
+    MultiVectorView<Scalar, Kokkos::LayoutRight> start("start", n, R);
+    solvers::kpm_start_vectors(start, KpmTrace::stochastic, kind, 5, 0);
+    // The naive reference on the first (at most 4) vectors keeps the test fast; the start vectors
+    // depend only on (seed, row, index), so these are the block's first columns.
+    const int checked = std::min(R, 4);
+    MultiVectorView<Scalar, Kokkos::LayoutRight> first("first", n, checked);
+    solvers::kpm_start_vectors(first, KpmTrace::stochastic, kind, 5, 0);
+    const auto naive = solvers::kpm_moments(H, scaling, first, moments, KpmImplementation::naive, 1, 1e-6);
+    const auto row = solvers::kpm_moments(H, scaling, start, moments, KpmImplementation::blocked, R,
+                                          1e-6, solvers::KpmBlockedKernel::row);
+    for (auto kernel : {solvers::KpmBlockedKernel::team, solvers::KpmBlockedKernel::automatic}) {
+      const auto blocked =
+          solvers::kpm_moments(H, scaling, start, moments, KpmImplementation::blocked, R, 1e-6, kernel);
+      ASSERT_EQ(blocked.num_vectors, R);
+      for (int r = 0; r < R; ++r) {
+        for (int m = 0; m < moments; ++m) {
+          ASSERT_NEAR(blocked.at(r, m), row.at(r, m), 1e-10 * n)
+              << "R = " << R << ", vector " << r << ", moment " << m << ", " << to_string(kernel);
+          if (r < checked) {
+            ASSERT_NEAR(blocked.at(r, m), naive.at(r, m), 1e-10 * n)
+                << "R = " << R << ", vector " << r << ", moment " << m << ", " << to_string(kernel);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Kpm, BlockedRowAndTeamKernelsAgreeWithNaiveComplex) {
+  expect_blocked_kernels_agree<Complex>(71, solvers::KpmRandomVector::random_phase);
+  expect_blocked_kernels_agree<Complex>(1, solvers::KpmRandomVector::random_phase);
+}
+
+TEST(Kpm, BlockedRowAndTeamKernelsAgreeWithNaiveReal) {
+  expect_blocked_kernels_agree<double>(71, solvers::KpmRandomVector::rademacher);
+  expect_blocked_kernels_agree<double>(33, solvers::KpmRandomVector::rademacher);
+}
+
+TEST(Kpm, TeamKernelGivesTheSameBitsRunToRun) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = 5;
+  p.ny = 3;
+  p.nz = 3;  // 180 rows
+  p.disorder = 1.0;
+  const auto H = generators::topological_insulator<Complex>(p);
+  const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
+  MultiVectorView<Complex, Kokkos::LayoutRight> start("start", H.num_rows(), 32);
+  solvers::kpm_start_vectors(start, KpmTrace::stochastic, solvers::KpmRandomVector::random_phase, 3, 0);
+  const auto run = [&] {
+    return solvers::kpm_moments(H, scaling, start, 40, KpmImplementation::blocked, 32, 1e-6,
+                                solvers::KpmBlockedKernel::team);
+  };
+  const auto first = run();
+  for (int repeat = 0; repeat < 3; ++repeat) EXPECT_EQ(run().values, first.values);
+}
+
+TEST(Kpm, EmptyMatrixGivesZeroMomentsWithTheTeamKernel) {
+  const auto H = crs_from_coo<double>(0, 0, {}, {}, {});
+  MultiVectorView<double, Kokkos::LayoutRight> start("start", 0, 3);
+  const auto moments = solvers::kpm_moments(H, solvers::KpmScaling(), start, 4, KpmImplementation::blocked,
+                                            3, 1e-6, solvers::KpmBlockedKernel::team);
+  ASSERT_EQ(moments.values.size(), 12u);
+  for (double mu : moments.values) EXPECT_EQ(mu, 0.0);
 }
 
 TEST(Kpm, StartVectorsDependOnlyOnSeedRowAndIndex) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "kelp/kernels/blas1/axpby.hpp"
@@ -12,6 +13,7 @@
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
 #include "kelp/solvers/kpm/impl/kpm_moment_helpers.hpp"
+#include "kelp/solvers/kpm/impl/kpm_team_kernel.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
 
 namespace kelp::solvers {
@@ -126,14 +128,83 @@ void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const K
   Exec().fence();
 }
 
-/// Blocked augmented KPM on the R columns of V (paper Fig. 5); mu is R x num_moments.
+/// The team kernel's launch shape and device buffers, made once per block of vectors (no
+/// allocation in the moment loop).
+template <class Scalar>
+struct KpmTeamWorkspace {
+  using Functor = KpmBlockedTeamSpmmv<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
+  using Sums = Kokkos::View<double*, typename CrsMatrix<Scalar>::device_type>;
+  KpmTeamShape shape;
+  typename Functor::Partials partials;
+  Sums sums;
+  typename Sums::HostMirror sums_host;
+
+  KpmTeamWorkspace(const CrsMatrix<Scalar>& H, int num_vectors) {
+    Functor probe;
+    probe.row_map = H.row_map();
+    probe.entries = H.entries();
+    probe.values = H.values();
+    shape = kpm_team_shape(H.num_rows(), num_vectors, probe);
+    partials = typename Functor::Partials("kelp::solvers::kpm::team_partials", shape.league_size,
+                                          2 * num_vectors);
+    sums = Sums("kelp::solvers::kpm::team_sums", 2 * num_vectors);
+    sums_host = Kokkos::create_mirror_view(sums);
+  }
+};
+
+/// blocked_step by the team kernel (kpm_team_kernel.hpp): per-team partials, then one
+/// fixed-order reduction of them; sums as in blocked_step.
+template <class Scalar>
+void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
+                       const KpmBlock<Scalar>& W, double alpha, double beta, double gamma,
+                       KpmTeamWorkspace<Scalar>& ws, double* sums) {
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  using Functor = typename KpmTeamWorkspace<Scalar>::Functor;
+  const int R = static_cast<int>(V.extent(1));
+  Functor f;
+  f.row_map = H.row_map();
+  f.entries = H.entries();
+  f.values = H.values();
+  f.V = V;
+  f.W = W;
+  f.partials = ws.partials;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.gamma = gamma;
+  f.num_rows = H.num_rows();
+  f.rows_per_team = ws.shape.rows_per_team;
+  f.scratch_level = ws.shape.scratch_level;
+  Kokkos::TeamPolicy<Exec> policy(ws.shape.league_size, ws.shape.team_size, ws.shape.vector_length);
+  policy.set_scratch_size(ws.shape.scratch_level, Kokkos::PerTeam(ws.shape.scratch_bytes));
+  Kokkos::parallel_for("kelp::solvers::kpm(blocked team)", policy, f);
+  using Sum = KpmSumPartials<typename Functor::Partials, typename KpmTeamWorkspace<Scalar>::Sums>;
+  Kokkos::parallel_for("kelp::solvers::kpm(blocked team sums)",
+                       Kokkos::TeamPolicy<Exec>(2 * R, Kokkos::AUTO), Sum{ws.partials, ws.sums});
+  Kokkos::deep_copy(ws.sums_host, ws.sums);
+  for (int c = 0; c < R; ++c) {
+    sums[2 * c] = ws.sums_host(c);
+    sums[2 * c + 1] = ws.sums_host(R + c);
+  }
+}
+
+/// Blocked augmented KPM on the R columns of V (paper Fig. 5); mu is R x num_moments. `team`
+/// picks the team kernel (GPUs) over the row kernel (CPUs).
 template <class Scalar>
 void moments_blocked(const CrsMatrix<Scalar>& H, const KpmScaling& s, KpmBlock<Scalar> V,
-                     KpmBlock<Scalar> W, int num_moments, double* mu) {
+                     KpmBlock<Scalar> W, int num_moments, double* mu, bool team) {
   const int R = static_cast<int>(V.extent(1));
   const double a = s.half_width, b = s.center;
   std::vector<double> sums(2 * static_cast<std::size_t>(R));
-  blocked_step(H, V, W, 1.0 / a, -b / a, 0.0, sums.data());
+  std::unique_ptr<KpmTeamWorkspace<Scalar>> ws;
+  if (team) ws = std::make_unique<KpmTeamWorkspace<Scalar>>(H, R);
+  auto step = [&](double alpha, double beta, double gamma) {
+    if (team) {
+      blocked_step_team(H, V, W, alpha, beta, gamma, *ws, sums.data());
+    } else {
+      blocked_step(H, V, W, alpha, beta, gamma, sums.data());
+    }
+  };
+  step(1.0 / a, -b / a, 0.0);
   for (int c = 0; c < R; ++c) {
     double* mu_c = mu + static_cast<std::size_t>(c) * num_moments;
     mu_c[0] = sums[2 * c];
@@ -141,7 +212,7 @@ void moments_blocked(const CrsMatrix<Scalar>& H, const KpmScaling& s, KpmBlock<S
   }
   for (int m = 1; 2 * m < num_moments; ++m) {
     std::swap(V, W);
-    blocked_step(H, V, W, 2.0 / a, -2.0 * b / a, 1.0, sums.data());
+    step(2.0 / a, -2.0 * b / a, 1.0);
     for (int c = 0; c < R; ++c) {
       store_moment_pair(mu + static_cast<std::size_t>(c) * num_moments, num_moments, m,
                         sums[2 * c], sums[2 * c + 1]);
@@ -297,7 +368,7 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
                        const ConstMultiVectorView<typename CrsMatrix<Scalar>::scalar_type,
                                                   Kokkos::LayoutRight>& start,
                        int num_moments, KpmImplementation implementation, int block_size,
-                       double growth_tolerance) {
+                       double growth_tolerance, KpmBlockedKernel blocked_kernel) {
   KELP_REQUIRE(H.num_rows() == H.num_cols(), InvalidArgument,
                "kelp::solvers::kpm_moments: H is " << H.num_rows() << " x " << H.num_cols()
                                                    << ", expected square");
@@ -321,6 +392,7 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
   moments.values.assign(static_cast<std::size_t>(R) * num_moments, 0.0);
   if (R == 0) return moments;
   if (implementation == KpmImplementation::blocked) {
+    const bool team = impl::kpm_blocked_uses_team<typename CrsMatrix<Scalar>::execution_space>(blocked_kernel);
     const int width = std::min(block_size, R);
     impl::KpmBlock<Scalar> V("kelp::solvers::kpm::V", n, width);
     impl::KpmBlock<Scalar> W("kelp::solvers::kpm::W", n, width);
@@ -331,7 +403,7 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
       impl::KpmBlock<Scalar> Wb = count == width ? W : impl::KpmBlock<Scalar>("kelp::solvers::kpm::W", n, count);
       impl::copy_columns(start, first, Vb);
       impl::moments_blocked(H, scaling, Vb, Wb, num_moments,
-                            moments.values.data() + static_cast<std::size_t>(first) * num_moments);
+                            moments.values.data() + static_cast<std::size_t>(first) * num_moments, team);
     }
   } else {
     VectorView<Scalar> v("kelp::solvers::kpm::v", n);
@@ -387,7 +459,7 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
     kpm_start_vectors(block, params.trace, params.random_vector, params.seed, first);
     const KpmMoments part = kpm_moments(H, result.scaling, block, params.num_moments,
                                         params.implementation, params.block_size,
-                                        params.growth_tolerance);
+                                        params.growth_tolerance, params.blocked_kernel);
     all.values.insert(all.values.end(), part.values.begin(), part.values.end());
   }
   Kokkos::fence();

@@ -1,0 +1,176 @@
+#pragma once
+/// The blocked augmented SpMMV for GPUs (Kreutzer et al., IPDPS 2015, the GPU kernel): a group of
+/// vector lanes per row, the R vectors of the row-major block across the lanes.
+///
+/// Why not KpmBlockedAugmentedSpmmv (kpm_kernels.hpp) on a GPU: it gives a row one thread that
+/// loops over R, so neighbouring threads read V rows R * S_d bytes apart (no coalescing), and its
+/// 2R-wide array reduction needs 2R doubles of shared memory per thread (R = 32: 0.27x the naive
+/// version on the H100). Here, per row:
+///   - lane c of the row's group handles vectors c, c + L, ... (L lanes, L = R rounded up to a
+///     power of two, at most 32): V(j, c) of the row-major block is read by consecutive lanes
+///     from consecutive addresses (coalesced); for R < 32 several rows share a warp;
+///   - the row's matrix entries are read once per group (the same address for every lane: one
+///     broadcast load) and the recurrence update is fused;
+///   - the two dots per vector accumulate in team scratch (one slot per team member and vector,
+///     no atomics), are summed over the members in a fixed order once per team, and the per-team
+///     partials are reduced once at the end by KpmSumPartials. The result does not depend on
+///     timing: the same configuration gives the same bits run to run.
+/// On host spaces the CPU kernel stays the default (kpm_blocked_uses_team); the team kernel runs
+/// there only when asked for (KpmBlockedKernel::team, used by the tests), with one lane.
+/// Included only by solvers/kpm/impl/kpm_impl.hpp (compiled in solvers/eti/kpm_*.cpp).
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+
+#include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
+#include "kelp/solvers/kpm/kpm_params.hpp"
+
+namespace kelp::solvers::impl {
+
+/// True for execution spaces whose threads run in warps (CUDA): there the team kernel is the
+/// default of the blocked implementation.
+template <class Exec>
+constexpr bool kpm_is_warp_space() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) return true;
+#endif
+  return false;
+}
+
+template <class Exec>
+bool kpm_blocked_uses_team(KpmBlockedKernel kernel) {
+  if (kernel == KpmBlockedKernel::automatic) return kpm_is_warp_space<Exec>();
+  return kernel == KpmBlockedKernel::team;
+}
+
+/// W <- alpha H V + beta V - gamma W on rows [league_rank * rows_per_team, +rows_per_team), and
+/// partials(league_rank, c) = <V_c|V_c>, partials(league_rank, R + c) = Re <W_c|V_c> over them.
+template <class Matrix, class Block>
+struct KpmBlockedTeamSpmmv {
+  using Scalar = typename Matrix::scalar_type;
+  using Exec = typename Matrix::execution_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using Accumulators = Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Partials = Kokkos::View<double**, Kokkos::LayoutLeft, typename Matrix::device_type>;
+
+  typename Matrix::row_map_type::const_type row_map;
+  typename Matrix::entries_type::const_type entries;
+  typename Matrix::values_type::const_type values;
+  Block V;
+  Block W;
+  Partials partials;
+  double alpha = 0, beta = 0, gamma = 0;
+  long long num_rows = 0;
+  long long rows_per_team = 0;
+  int scratch_level = 0;
+
+  /// Team scratch of a team of `team_size` members: one accumulator pair per member and vector.
+  static std::size_t scratch_bytes(int team_size, int num_vectors) {
+    return Accumulators::shmem_size(team_size, 2 * num_vectors);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int R = static_cast<int>(V.extent(1));
+    const int members = team.team_size();
+    const int t = team.team_rank();
+    Accumulators acc(team.team_scratch(scratch_level), members, 2 * R);
+    // Each lane zeroes and later updates the same slots (c and R + c): no cross-lane hazard.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
+      acc(t, c) = 0.0;
+      acc(t, R + c) = 0.0;
+    });
+    const long long first = team.league_rank() * rows_per_team;
+    const long long last = first + rows_per_team < num_rows ? first + rows_per_team : num_rows;
+    for (long long i = first + t; i < last; i += members) {
+      const auto begin = row_map(i);
+      const auto end = row_map(i + 1);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
+        Scalar hv(0);
+        for (auto k = begin; k < end; ++k) hv += values(k) * V(entries(k), c);
+        const Scalar vi = V(i, c);
+        Scalar wi = alpha * hv + beta * vi;
+        if (gamma != 0.0) wi -= gamma * W(i, c);  // gamma = 0: W may hold garbage (first step)
+        W(i, c) = wi;
+        acc(t, c) += kpm_real_dot(vi, vi);
+        acc(t, R + c) += kpm_real_dot(wi, vi);
+      });
+    }
+    team.team_barrier();
+    // Members summed in a fixed order: the partials do not depend on scheduling.
+    const int league = team.league_rank();
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, 2 * R), [&](const int j) {
+      double sum = 0;
+      for (int m = 0; m < members; ++m) sum += acc(m, j);
+      partials(league, j) = sum;
+    });
+  }
+};
+
+/// result(j) = sum over teams l of partials(l, j), one team per j (a fixed-shape tree: the same
+/// bits every run).
+template <class Partials, class Result>
+struct KpmSumPartials {
+  using Exec = typename Partials::execution_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  Partials partials;
+  Result result;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int j = team.league_rank();
+    const int teams = static_cast<int>(partials.extent(0));
+    double sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, teams), [&](const int l, double& s) { s += partials(l, j); }, sum);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { result(j) = sum; });
+  }
+};
+
+/// How the team kernel is launched for R vectors on n rows.
+struct KpmTeamShape {
+  int vector_length = 1;    ///< lanes per row
+  int team_size = 1;        ///< rows in flight per team
+  int league_size = 0;      ///< teams (= number of partials)
+  long long rows_per_team = 0;
+  int scratch_level = 0;
+  std::size_t scratch_bytes = 0;
+};
+
+/// GPU: L = R rounded up to a power of two (at most 32) lanes per row and 256 / L rows per team
+/// (fewer when the 2R accumulators per row would take more than 16 KiB of shared memory, so that
+/// several teams share an SM), at most 8 teams per resident team slot, each a contiguous range
+/// of rows. Host: one lane, up to 4 members (the OpenMP pool limits it), 4 teams per thread.
+/// The shape depends only on (n, R, the execution space's concurrency): deterministic.
+template <class Functor>
+KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& functor) {
+  using Exec = typename Functor::Exec;
+  KpmTeamShape s;
+  const int R = std::max(1, num_vectors);
+  long long max_league = 1;
+  if constexpr (kpm_is_warp_space<Exec>()) {
+    while (s.vector_length < R && s.vector_length < 32) s.vector_length *= 2;
+    s.team_size = 256 / s.vector_length;
+    while (s.team_size > 1 && Functor::scratch_bytes(s.team_size, R) > 16384) s.team_size /= 2;
+    const int limit = Kokkos::TeamPolicy<Exec>(1, 1, s.vector_length)
+                          .team_size_max(functor, Kokkos::ParallelForTag());
+    s.team_size = std::max(1, std::min(s.team_size, limit));
+    const long long resident = std::max<long long>(1, Exec().concurrency() / (s.team_size * s.vector_length));
+    max_league = 8 * resident;
+  } else {
+    const int limit = Kokkos::TeamPolicy<Exec>(1, 1).team_size_max(functor, Kokkos::ParallelForTag());
+    s.team_size = std::max(1, std::min(4, limit));
+    max_league = 4 * static_cast<long long>(std::max(1, Exec().concurrency()));
+  }
+  const long long passes = (num_rows + s.team_size - 1) / s.team_size;  // rows / members, rounded up
+  const long long league = std::max<long long>(1, std::min(passes, max_league));
+  const long long passes_per_team = (passes + league - 1) / league;
+  s.rows_per_team = std::max<long long>(1, passes_per_team) * s.team_size;  // n = 0: one idle team
+  s.league_size = static_cast<int>(std::max<long long>(1, (num_rows + s.rows_per_team - 1) / s.rows_per_team));
+  s.scratch_bytes = Functor::scratch_bytes(s.team_size, R);
+  // Beyond ~40 KiB per team (R in the thousands) the accumulators go to level-1 (global) scratch.
+  s.scratch_level = s.scratch_bytes > 40960 ? 1 : 0;
+  return s;
+}
+
+}  // namespace kelp::solvers::impl
