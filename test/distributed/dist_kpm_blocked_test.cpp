@@ -16,16 +16,23 @@
 #include "kelp/kernels/generators/hamiltonians.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
 #include "kelp/solvers/kpm/kpm_operator.hpp"
+#include "test/distributed/mpi_world.hpp"
 
 namespace kelp {
 namespace {
 
 using C = Kokkos::complex<double>;
 
+/// The global row indices first, ..., first + count - 1 on the device (a free function: CUDA
+/// refuses extended lambdas inside a test body, which is a private member function).
+Kokkos::View<long long*> global_rows(long long first, long long count) {
+  Kokkos::View<long long*> rows("global_row", count);
+  Kokkos::parallel_for("fill", count, KOKKOS_LAMBDA(const long long i) { rows(i) = first + i; });
+  return rows;
+}
+
 TEST(DistKpmBlocked, BlockedOperatorMomentsEqualTheSerialOnesOnManyRanks) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = test::mpi_rank(), size = test::mpi_size();
   generators::TopologicalInsulatorParams tp;
   tp.nx = 3, tp.ny = 3, tp.nz = 2, tp.disorder = 0.7;
   const auto H = generators::topological_insulator<C>(tp);
@@ -43,8 +50,7 @@ TEST(DistKpmBlocked, BlockedOperatorMomentsEqualTheSerialOnesOnManyRanks) {
   const dist::DistOperator<C> op(Hd);
   // This rank's rows drawn directly by global row index.
   const long long first = rows.begin(rank), mine = rows.size(rank);
-  Kokkos::View<long long*> global_row("global_row", mine);
-  Kokkos::parallel_for("fill", mine, KOKKOS_LAMBDA(const long long i) { global_row(i) = first + i; });
+  const auto global_row = global_rows(first, mine);
   MultiVectorView<C, Kokkos::LayoutRight> local("local", mine, R);
   Kokkos::deep_copy(local, C(std::nan(""), 0.0));
   solvers::impl::KpmStartVectors<C, MultiVectorView<C, Kokkos::LayoutRight>> f{local, 11, 0, 2, global_row};
