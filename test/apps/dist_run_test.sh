@@ -59,5 +59,5 @@ expect_error() {  # expect_error PATTERN ARGS...: a bad run (parse error, or aft
   fi
 }
 expect_error "unknown value 'bogus'" --set distribution.partition=bogus
-expect_error "no distributed version" --set 'problem.generator={type: tight_binding, nx: 10}'
+expect_error "the TI Hamiltonian is complex" --set 'problem.generator={type: topological_insulator, nx: 4, ny: 4, nz: 2}'
 echo "dist_run_test: passed"

@@ -247,28 +247,11 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
 }  // namespace
 
 RunResult run_distributed_dos(const RunConfig& config, std::ostream& out) {
-  dist_task::ensure_mpi();
-  const MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  dist_task::NullBuffer null_buffer;
-  std::ostream null_out(&null_buffer);
-  std::ostream& o = rank == 0 ? out : null_out;
-  dist::collective_try(comm, where, [&] {
-    if (rank == 0) check_output_paths(config);
-  });
-  if (config.output.print_config) o << "# effective configuration\n" << effective_config(config) << "\n";
-  RunResult result = task::dispatch_double_scalar(config, where, "dos", [&](auto tag) {
-    return dos<typename decltype(tag)::type>(config, o, comm);
-  });
-  if (!config.output.report.empty()) {
-    dist::collective_try(comm, where, [&] {
-      if (rank == 0) write_report(config.output.report, config, result);
+  return dist_task::run_distributed_task(config, out, where, [&](std::ostream& o, MPI_Comm comm) {
+    return task::dispatch_double_scalar(config, where, "dos", [&](auto tag) {
+      return dos<typename decltype(tag)::type>(config, o, comm);
     });
-    o << "report: " << config.output.report << "\n";
-  }
-  o.flush();
-  return result;
+  });
 }
 
 #endif

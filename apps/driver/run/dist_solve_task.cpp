@@ -11,12 +11,12 @@
 #include <functional>
 #include <iomanip>
 #include <memory>
-#include <streambuf>
 
 #include "kelp/apps/driver/registry/components/cg.hpp"
 #include "kelp/apps/driver/registry/components/generators.hpp"
 #include "kelp/apps/driver/registry/components/krylov.hpp"
 #include "kelp/apps/driver/run/dist_preconditioner.hpp"
+#include "kelp/apps/driver/run/dist_task_common.hpp"
 #include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/distributed/collective_error.hpp"
 #include "kelp/distributed/dist_crs_matrix.hpp"
@@ -46,65 +46,6 @@ using task::Clock;
 using task::sci;
 using task::seconds_since;
 constexpr const char* where = "kelp::solvers::run_distributed_solve";
-
-/// Finalises MPI at exit when kelp initialised it (after main's Kokkos scope guard is gone).
-struct MpiSession {
-  bool owned = false;
-  ~MpiSession() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (owned && !finalized) MPI_Finalize();
-  }
-};
-
-void ensure_mpi() {
-  static MpiSession session;
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) {
-    MPI_Init(nullptr, nullptr);
-    session.owned = true;
-  }
-}
-
-/// Ranks other than 0 print nothing.
-struct NullBuffer : std::streambuf {
-  int overflow(int c) override { return c; }
-};
-
-/// This rank's rows of the configured matrix, rows balanced over the ranks.
-template <class Scalar>
-dist::LocalRows<Scalar> build_rows(const ProblemConfig& problem, MPI_Comm comm, std::string& description) {
-  if (problem.generator.empty()) {
-    description = "matrix " + problem.matrix.file;
-    return dist::read_matrix_market<Scalar>(problem.matrix.file, comm);
-  }
-  const ComponentSpec& g = problem.generator;
-  description = g.summary();
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const auto balanced = [size](long long n) { return dist::RowPartition::balanced(n, size); };
-  const std::string& type = g.type();
-  if (type == "laplace1d") {
-    const auto& p = g.params<components::Laplace1dParams>();
-    return dist::laplace1d<Scalar>(p.nx, balanced(p.nx), rank);
-  }
-  if (type == "laplace2d" || type == "laplace2d_9pt") {
-    const auto& p = g.params<components::Laplace2dParams>();
-    return type == "laplace2d" ? dist::laplace2d<Scalar>(p.nx, p.ny, balanced(p.nx * p.ny), rank)
-                               : dist::laplace2d_9pt<Scalar>(p.nx, p.ny, balanced(p.nx * p.ny), rank);
-  }
-  if (type == "laplace3d" || type == "laplace3d_27pt") {
-    const auto& p = g.params<components::Laplace3dParams>();
-    const auto rows = balanced(p.nx * p.ny * p.nz);
-    return type == "laplace3d" ? dist::laplace3d<Scalar>(p.nx, p.ny, p.nz, rows, rank)
-                               : dist::laplace3d_27pt<Scalar>(p.nx, p.ny, p.nz, rows, rank);
-  }
-  KELP_THROW(NotSupported, where << ": problem.generator " << type
-                                 << " has no distributed version here (laplace1d, laplace2d, laplace2d_9pt, "
-                                    "laplace3d, laplace3d_27pt, or a matrix file)");
-}
 
 /// A solver over MPI reductions, type-erased (Cg, Gmres and Bicgstab share no solve() base).
 template <class Scalar>
@@ -183,24 +124,11 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
 
   auto start = Clock::now();
   std::string matrix;
-  dist::LocalRows<Scalar> rows = build_rows<Scalar>(pc, comm, matrix);
+  dist::LocalRows<Scalar> rows = dist_task::build_rows<Scalar>(pc, comm, matrix, where);
   dist::require_all(comm, rows.global_rows == rows.global_cols,
                     "problem.matrix " + matrix + " is not square", where);
   std::vector<dist::GlobalOrdinal> new_of_old;  // empty: the original numbering
-  switch (config.distribution.partition) {
-    case PartitionMethod::rows: break;
-    case PartitionMethod::nonzeros: {
-      const auto parts = dist::balanced_by_nonzeros(comm, rows);
-      rows = dist::redistribute(comm, rows, parts, parts);
-      break;
-    }
-    case PartitionMethod::metis: {
-      auto parts = dist::partition_metis(comm, rows);
-      rows = dist::renumber(comm, rows, parts);
-      new_of_old = std::move(parts.new_of_old);
-      break;
-    }
-  }
+  dist_task::partition(comm, config.distribution.partition, rows, new_of_old);
   auto A = std::make_shared<dist::DistCrsMatrix<Scalar>>(comm, rows);
   auto op = std::make_shared<const dist::DistOperator<Scalar>>(A);
   const auto n_local = static_cast<std::size_t>(A->num_local_rows());
@@ -307,28 +235,11 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
 }  // namespace
 
 RunResult run_distributed_solve(const RunConfig& config, std::ostream& out) {
-  ensure_mpi();
-  const MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  NullBuffer null_buffer;
-  std::ostream null_out(&null_buffer);
-  std::ostream& o = rank == 0 ? out : null_out;
-  dist::collective_try(comm, where, [&] {
-    if (rank == 0) check_output_paths(config);
-  });
-  if (config.output.print_config) o << "# effective configuration\n" << effective_config(config) << "\n";
-  RunResult result = dispatch_scalar(config.problem.scalar, [&](auto tag) {
-    return solve<typename decltype(tag)::type>(config, o, comm);
-  });
-  if (!config.output.report.empty()) {
-    dist::collective_try(comm, where, [&] {
-      if (rank == 0) write_report(config.output.report, config, result);
+  return dist_task::run_distributed_task(config, out, where, [&](std::ostream& o, MPI_Comm comm) {
+    return dispatch_scalar(config.problem.scalar, [&](auto tag) {
+      return solve<typename decltype(tag)::type>(config, o, comm);
     });
-    o << "report: " << config.output.report << "\n";
-  }
-  o.flush();
-  return result;
+  });
 }
 
 #endif

@@ -1,11 +1,12 @@
 #pragma once
-/// What the distributed eigen and dos tasks share (`kelp run` under mpirun): MPI set-up, the
-/// silent stream of ranks other than 0, this rank's rows of the configured problem (distributed
-/// generators or the distributed Matrix Market read) and the partition step. Included only by
-/// the task files under KELP_HAVE_MPI.
+/// What the distributed tasks (solve, eigen, dos: `kelp run` under mpirun) share: MPI set-up,
+/// the frame of a run (output on rank 0, output paths and report), this rank's rows of the
+/// configured problem (distributed generators or the distributed Matrix Market read) and the
+/// partition step. Included only by the task files under KELP_HAVE_MPI.
 
 #include <mpi.h>
 
+#include <ostream>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -43,6 +44,33 @@ inline void ensure_mpi() {
 struct NullBuffer : std::streambuf {
   int overflow(int c) override { return c; }
 };
+
+/// The frame of every distributed task: starts MPI when needed, gives `task(out, comm)` a stream
+/// that prints on rank 0 only, and has rank 0 check the output paths first and write the report
+/// last (both collective: a failure stops every rank with the same message).
+template <class Task>
+RunResult run_distributed_task(const RunConfig& config, std::ostream& out, const char* where, Task task) {
+  ensure_mpi();
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  NullBuffer null_buffer;
+  std::ostream null_out(&null_buffer);
+  std::ostream& o = rank == 0 ? out : null_out;
+  dist::collective_try(comm, where, [&] {
+    if (rank == 0) check_output_paths(config);
+  });
+  if (config.output.print_config) o << "# effective configuration\n" << effective_config(config) << "\n";
+  RunResult result = task(o, comm);
+  if (!config.output.report.empty()) {
+    dist::collective_try(comm, where, [&] {
+      if (rank == 0) write_report(config.output.report, config, result);
+    });
+    o << "report: " << config.output.report << "\n";
+  }
+  o.flush();
+  return result;
+}
 
 /// This rank's rows of the configured matrix, rows balanced over the ranks: the Laplacians, the
 /// stencil generators, tight_binding and topological_insulator (complex only), or a Matrix
