@@ -173,6 +173,7 @@ void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
   f.gamma = gamma;
   f.num_rows = H.num_rows();
   f.rows_per_team = ws.shape.rows_per_team;
+  f.lanes = ws.shape.vector_length;
   f.scratch_level = ws.shape.scratch_level;
   Kokkos::TeamPolicy<Exec> policy(ws.shape.league_size, ws.shape.team_size, ws.shape.vector_length);
   policy.set_scratch_size(ws.shape.scratch_level, Kokkos::PerTeam(ws.shape.scratch_bytes));

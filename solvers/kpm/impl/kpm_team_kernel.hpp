@@ -65,11 +65,27 @@ struct KpmBlockedTeamSpmmv {
   double alpha = 0, beta = 0, gamma = 0;
   long long num_rows = 0;
   long long rows_per_team = 0;
+  int lanes = 1;  ///< vector lanes per team member (KpmTeamShape::vector_length)
   int scratch_level = 0;
 
   /// Team scratch of a team of `team_size` members: one accumulator pair per member and vector.
   static std::size_t scratch_bytes(int team_size, int num_vectors) {
     return Accumulators::shmem_size(team_size, 2 * num_vectors);
+  }
+
+  /// Row i, vector c: W(i, c) = alpha (H V)(i, c) + beta V(i, c) - gamma W(i, c); vv += |V(i, c)|^2,
+  /// wv += Re conj(W(i, c)) V(i, c). The row's entries are the same for every lane (broadcast).
+  KOKKOS_INLINE_FUNCTION void update_row(const long long i, const int c, double& vv, double& wv) const {
+    const auto begin = row_map(i);
+    const auto end = row_map(i + 1);
+    Scalar hv(0);
+    for (auto k = begin; k < end; ++k) hv += values(k) * V(entries(k), c);
+    const Scalar vi = V(i, c);
+    Scalar wi = alpha * hv + beta * vi;
+    if (gamma != 0.0) wi -= gamma * W(i, c);  // gamma = 0: W may hold garbage (first step)
+    W(i, c) = wi;
+    vv += kpm_real_dot(vi, vi);
+    wv += kpm_real_dot(wi, vi);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -78,25 +94,29 @@ struct KpmBlockedTeamSpmmv {
     const int t = team.team_rank();
     Accumulators acc(team.team_scratch(scratch_level), members, 2 * R);
     // Each lane zeroes and later updates the same slots (c and R + c): no cross-lane hazard.
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
-      acc(t, c) = 0.0;
-      acc(t, R + c) = 0.0;
-    });
+    if (R > lanes) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
+        acc(t, c) = 0.0;
+        acc(t, R + c) = 0.0;
+      });
+    }
     const long long first = team.league_rank() * rows_per_team;
     const long long last = first + rows_per_team < num_rows ? first + rows_per_team : num_rows;
-    for (long long i = first + t; i < last; i += members) {
-      const auto begin = row_map(i);
-      const auto end = row_map(i + 1);
+    if (R <= lanes) {
+      // One vector per lane: its two sums stay in registers over all the member's rows, and
+      // the scratch slots are written once (instead of a shared-memory update per row).
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
-        Scalar hv(0);
-        for (auto k = begin; k < end; ++k) hv += values(k) * V(entries(k), c);
-        const Scalar vi = V(i, c);
-        Scalar wi = alpha * hv + beta * vi;
-        if (gamma != 0.0) wi -= gamma * W(i, c);  // gamma = 0: W may hold garbage (first step)
-        W(i, c) = wi;
-        acc(t, c) += kpm_real_dot(vi, vi);
-        acc(t, R + c) += kpm_real_dot(wi, vi);
+        double vv = 0, wv = 0;
+        for (long long i = first + t; i < last; i += members) update_row(i, c, vv, wv);
+        acc(t, c) = vv;
+        acc(t, R + c) = wv;
       });
+    } else {
+      for (long long i = first + t; i < last; i += members) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
+          update_row(i, c, acc(t, c), acc(t, R + c));
+        });
+      }
     }
     team.team_barrier();
     // Members summed in a fixed order: the partials do not depend on scheduling.
