@@ -17,7 +17,7 @@
 
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::bench_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -349,4 +349,4 @@ TEST(BenchBatched, QuickRunPrintsLuLinesForEveryModeAndTheEigenPeer) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::bench_test

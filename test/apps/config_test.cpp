@@ -19,7 +19,7 @@
 #include "test/support/temp_dir.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::config_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -604,4 +604,4 @@ TEST(ConfigOverride, BlockJacobiTakesItsBlockSizeInRange) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::config_test

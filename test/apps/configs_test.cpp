@@ -31,7 +31,7 @@
 #include "test/support/residual.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::configs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -660,4 +660,4 @@ TEST(KelpCommandLine, RunsInProcessWithTheSameExitCodes) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::configs_test

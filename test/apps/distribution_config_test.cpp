@@ -8,7 +8,7 @@
 #include "kelp/apps/driver/run/run.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::distribution_config_test {
 namespace {
 
 using config::ConfigDocument;
@@ -62,4 +62,4 @@ TEST(DistributionConfig, EigenAndDosTasksAcceptTheSection) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::distribution_config_test

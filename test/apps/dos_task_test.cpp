@@ -16,7 +16,7 @@
 #include "test/support/files.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::dos_task_test {
 namespace {
 
 using solvers::RunConfig;
@@ -169,4 +169,4 @@ TEST(DosTask, RefusesFloatRealTopologicalInsulatorAndNonHermitianMatrices) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::dos_task_test

@@ -14,7 +14,7 @@
 #include "test/support/files.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::eigen_task_test {
 namespace {
 
 using solvers::RunConfig;
@@ -132,4 +132,4 @@ TEST(EigenTask, RejectsEigenSectionForSolveAndFloatScalar) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::eigen_task_test

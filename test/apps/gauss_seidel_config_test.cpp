@@ -9,7 +9,7 @@
 #include "kelp/apps/driver/run/run.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::gauss_seidel_config_test {
 namespace {
 
 using config::ConfigDocument;
@@ -91,4 +91,4 @@ TEST(GaussSeidelConfig, FusedEisenstatRunsEisenstatCgWithTheIteratesOfCg) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::gauss_seidel_config_test

@@ -9,7 +9,7 @@
 #include "kelp/apps/driver/run/run.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::krylov_config_test {
 namespace {
 
 using config::ConfigDocument;
@@ -144,4 +144,4 @@ TEST(KrylovConfig, ClassicalGramSchmidtOptionsParseAndPrint) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::krylov_config_test

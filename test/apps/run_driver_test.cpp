@@ -22,7 +22,7 @@
 #include "test/support/residual.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::run_driver_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -469,4 +469,4 @@ TEST(InputFiles, RhsAndInitialGuessFilesWorkForEveryScalar) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::run_driver_test
