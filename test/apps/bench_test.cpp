@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "test/support/temp_dir.hpp"
+#include "test/support/text.hpp"
 
 namespace kelp::bench_test {
 namespace {
@@ -31,11 +32,7 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using test::shell_quote;
 
 struct ProgramOutcome {
   int exit_code = -1;
