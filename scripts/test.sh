@@ -10,9 +10,9 @@
 #      peers, Kokkos Kernels among them, are built by the benchmark recipes in
 #      docs/performance.md, not here: with the driver they cost a fifth of this phase);
 #   5. compile everything for CUDA (nvcc, sm_90; no GPU needed) as a check.
-# Every build compiles the library, driver and benchmarks in unity batches of 8 sources
-# (KELP_UNITY_BUILD): CI builds from scratch, so parsing the headers once per batch instead of
-# once per file is pure gain.
+# Every build compiles the library, driver, benchmarks and test programs in unity batches of 8
+# sources (KELP_UNITY_BUILD): CI builds from scratch, so parsing the headers once per batch
+# instead of once per file is pure gain.
 # Each phase prints its wall time against its budget; the budgets add up to 45 minutes on the
 # 2-core CI machine. KELP_SKIP_CUDA_CHECK=1 / KELP_SKIP_SANITIZERS=1 skip phases 5 / 4 for quick
 # local runs (CI never sets them).

@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "test/support/temp_dir.hpp"
+#include "test/support/text.hpp"
 
-namespace kelp {
+namespace kelp::bench_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -31,11 +32,7 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using test::shell_quote;
 
 struct ProgramOutcome {
   int exit_code = -1;
@@ -349,4 +346,4 @@ TEST(BenchBatched, QuickRunPrintsLuLinesForEveryModeAndTheEigenPeer) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::bench_test

@@ -15,11 +15,12 @@
 #include "kelp/apps/driver/registry/components/block_jacobi.hpp"
 #include "kelp/apps/driver/registry/components/vectors.hpp"
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/apps/config_text.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "test/support/temp_dir.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::config_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -46,9 +47,7 @@ RunConfig parse_file(const std::string& path, const std::vector<std::string>& ov
   return solvers::load_run_config(path, overrides);
 }
 
-RunConfig parse_text(const std::string& text) {
-  return solvers::parse_run_config(ConfigDocument::from_string(text, "text.yaml").root());
-}
+using test::parse_config;
 
 /// Expects a ConfigError from parsing `text` (written to cfg.yaml) whose message contains
 /// "<path of cfg.yaml>" + `where_and_what`.
@@ -367,7 +366,7 @@ TEST(ConfigOverride, BadPathsAreErrors) {
 // --- Effective configuration ---------------------------------------------------------------------
 
 TEST(EffectiveConfig, FillsInEveryDefault) {
-  const RunConfig config = parse_text(
+  const RunConfig config = parse_config(
       "problem: {generator: {type: laplace1d, nx: 5}}\n"
       "solver: cg\n");
 
@@ -396,7 +395,7 @@ TEST(EffectiveConfig, FillsInEveryDefault) {
 }
 
 TEST(EffectiveConfig, RoundTripsThroughTheParser) {
-  const RunConfig config = parse_text(
+  const RunConfig config = parse_config(
       "problem:\n"
       "  generator: {type: anisotropic2d, nx: 5, ny: 6, epsilon: 0.01, theta: -0.3}\n"
       "  rhs: {type: random, seed: 17}\n"
@@ -425,7 +424,7 @@ TEST(EffectiveConfig, RoundTripsThroughTheParser) {
       "  solution: \"\"\n";
 
   const std::string printed = solvers::effective_config(config);
-  const RunConfig reparsed = parse_text(printed);
+  const RunConfig reparsed = parse_config(printed);
 
   EXPECT_EQ(printed, expected);
   EXPECT_EQ(solvers::effective_config(reparsed), expected);
@@ -480,7 +479,7 @@ TEST(EffectiveConfig, PrintsTheMatrixFileAndRhsFileAsAbsolutePaths) {
                      "  fail_on_no_convergence: true\n"
                      "  report: \"\"\n"
                      "  solution: \"\"\n");
-  const RunConfig reparsed = parse_text(printed);
+  const RunConfig reparsed = parse_config(printed);
   EXPECT_EQ(reparsed.problem.matrix.file, folder + "/A.mtx");
   EXPECT_EQ(reparsed.problem.rhs.params<solvers::components::FileVectorParams>().file, folder + "/b.mtx");
   EXPECT_EQ(reparsed.output.report, "");
@@ -503,12 +502,12 @@ TEST(EffectiveConfig, RelativeFilesResolveAgainstTheConfigFolder) {
   // Values given on the command line are relative to the working directory.
   EXPECT_EQ(overridden.problem.rhs.params<solvers::components::FileVectorParams>().file,
             (fs::current_path() / "rel" / "b.mtx").string());
-  const RunConfig reparsed = parse_text(solvers::effective_config(config));
+  const RunConfig reparsed = parse_config(solvers::effective_config(config));
   EXPECT_EQ(reparsed.problem.matrix.file, (dir.path() / "data" / "A.mtx").string());
 }
 
 TEST(EffectiveConfig, ShorthandTypeNamesAreAccepted) {
-  const RunConfig config = parse_text(
+  const RunConfig config = parse_config(
       "problem: {generator: {type: laplace1d, nx: 5}, rhs: A_times_ones}\n"
       "solver: {type: cg, preconditioner: jacobi}\n");
 
@@ -540,7 +539,7 @@ TEST(ProblemErrors, JacobiZeroDiagonalNamesTheMatrixFileAndOneBasedRow) {
 }
 
 TEST(ProblemErrors, GeneratedMatrixIsNamedByItsGenerator) {
-  const RunConfig config = parse_text(valid_config);
+  const RunConfig config = parse_config(valid_config);
 
   const auto problem = solvers::build_problem<double>(config.problem);
 
@@ -604,4 +603,4 @@ TEST(ConfigOverride, BlockJacobiTakesItsBlockSizeInRange) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::config_test

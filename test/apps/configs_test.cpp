@@ -30,8 +30,9 @@
 #include "test/support/files.hpp"
 #include "test/support/residual.hpp"
 #include "test/support/temp_dir.hpp"
+#include "test/support/text.hpp"
 
-namespace kelp {
+namespace kelp::configs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -184,11 +185,7 @@ struct Outcome {
   std::string err;
 };
 
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using test::shell_quote;
 
 std::string kelp_binary() {
   const char* dir = std::getenv("KELP_BINARY_DIR");
@@ -224,9 +221,7 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
   return args;
 }
 
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
+using test::contains;
 
 /// Exactly one line, "kelp: error: ...".
 void expect_one_error_line(const std::string& err, const std::string& needle) {
@@ -660,4 +655,4 @@ TEST(KelpCommandLine, RunsInProcessWithTheSameExitCodes) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::configs_test

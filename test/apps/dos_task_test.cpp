@@ -12,18 +12,17 @@
 #include <string>
 
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/apps/config_text.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/files.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::dos_task_test {
 namespace {
 
 using solvers::RunConfig;
 
-RunConfig parse(const std::string& text) {
-  return solvers::parse_run_config(config::ConfigDocument::from_string(text, "text.yaml").root());
-}
+using test::parse_config;
 
 std::string dos_config(const std::string& problem, const std::string& dos) {
   return "task: dos\nproblem:\n" + problem + "dos: {" + dos + "}\n";
@@ -75,7 +74,7 @@ TEST(DosTask, DefaultGridSpansTheBoundsWithoutASpikeAtItsEnds) {
   // Cubic lattice, periodic: spectrum [-6, 6], DOS ~ sqrt of the distance to the band edge
   // there. The grid's ends are the bounds (inside the scaled interval), where rho is small; the
   // scaled interval's ends (x = +-1) gave rho of several hundred through 1 / sqrt(1 - x^2).
-  const auto config = parse(dos_config(
+  const auto config = parse_config(dos_config(
       "  generator: {type: tight_binding, nx: 8, ny: 8, nz: 8, periodic: true}\n",
       "num_moments: 128, trace: exact, num_energies: 201"));
   std::ostringstream out;
@@ -99,10 +98,10 @@ TEST(DosTask, ImplementationsAndChainGeneratorAgree) {
   const std::string problem = "  generator: {type: tight_binding, nx: 60}\n";
   std::vector<std::vector<double>> densities;
   for (const char* impl : {"naive", "augmented", "blocked"}) {
-    const auto config = parse(dos_config(problem, std::string("implementation: ") + impl +
-                                                      ", block_size: 3, num_vectors: 4, "
-                                                      "num_moments: 40, energy_min: -2.5, "
-                                                      "energy_max: 2.5, num_energies: 11"));
+    const auto config = parse_config(dos_config(problem, std::string("implementation: ") + impl +
+                                                             ", block_size: 3, num_vectors: 4, "
+                                                             "num_moments: 40, energy_min: -2.5, "
+                                                             "energy_max: 2.5, num_energies: 11"));
     std::ostringstream out;
 
     densities.push_back(solvers::run(config, out).dos.result.density);
@@ -116,9 +115,9 @@ TEST(DosTask, ImplementationsAndChainGeneratorAgree) {
 
 TEST(DosTask, MatrixMarketHamiltonianWithExactTraceIsNormalised) {
   const std::string file = std::string(KELP_TEST_DATA_DIR) + "/driver/magnetic2d_hermitian.mtx";
-  const auto config = parse(dos_config("  scalar: complex\n  matrix: {file: " + file + "}\n",
-                                       "trace: exact, num_moments: 64, num_energies: 801, "
-                                       "bounds: gershgorin"));
+  const auto config = parse_config(dos_config("  scalar: complex\n  matrix: {file: " + file + "}\n",
+                                              "trace: exact, num_moments: 64, num_energies: 801, "
+                                              "bounds: gershgorin"));
   std::ostringstream out;
 
   const auto result = solvers::run(config, out);
@@ -132,14 +131,14 @@ TEST(DosTask, MatrixMarketHamiltonianWithExactTraceIsNormalised) {
 
 TEST(DosTask, RejectsUnknownKeysWrongTypesAndMisplacedSection) {
   const std::string problem = "  generator: {type: tight_binding, nx: 10}\n";
-  test::expect_throw_containing<ConfigError>([&] { parse(dos_config(problem, "moments: 10")); },
-                                             "unknown key 'moments'");
   test::expect_throw_containing<ConfigError>(
-      [&] { parse(dos_config(problem, "num_moments: many")); }, "num_moments");
+      [&] { parse_config(dos_config(problem, "moments: 10")); }, "unknown key 'moments'");
   test::expect_throw_containing<ConfigError>(
-      [&] { parse(dos_config(problem, "implementation: fast")); }, "allowed: [naive, augmented, blocked]");
+      [&] { parse_config(dos_config(problem, "num_moments: many")); }, "num_moments");
   test::expect_throw_containing<ConfigError>(
-      [&] { parse("task: solve\nproblem:\n" + problem + "solver: {type: cg}\ndos: {num_moments: 8}\n"); },
+      [&] { parse_config(dos_config(problem, "implementation: fast")); }, "allowed: [naive, augmented, blocked]");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config("task: solve\nproblem:\n" + problem + "solver: {type: cg}\ndos: {num_moments: 8}\n"); },
       "the dos section needs task: dos");
 }
 
@@ -147,26 +146,26 @@ TEST(DosTask, RefusesFloatRealTopologicalInsulatorAndNonHermitianMatrices) {
   std::ostringstream out;
   test::expect_throw_containing<NotSupported>(
       [&] {
-        solvers::run(parse(dos_config("  scalar: float\n  generator: {type: tight_binding, nx: 10}\n",
-                                      "num_moments: 8")),
+        solvers::run(parse_config(dos_config("  scalar: float\n  generator: {type: tight_binding, nx: 10}\n",
+                                             "num_moments: 8")),
                      out);
       },
       "task dos runs in double or complex_double");
   test::expect_throw_containing<NotSupported>(
       [&] {
-        solvers::run(parse(dos_config("  generator: {type: topological_insulator, nx: 3, ny: 3, nz: 2}\n",
-                                      "num_moments: 8")),
+        solvers::run(parse_config(dos_config("  generator: {type: topological_insulator, nx: 3, ny: 3, nz: 2}\n",
+                                             "num_moments: 8")),
                      out);
       },
       "set problem.scalar: complex");
   test::expect_throw_containing<InvalidArgument>(
       [&] {
-        solvers::run(parse(dos_config("  generator: {type: convection_diffusion, nx: 5, ny: 5}\n",
-                                      "num_moments: 8")),
+        solvers::run(parse_config(dos_config("  generator: {type: convection_diffusion, nx: 5, ny: 5}\n",
+                                             "num_moments: 8")),
                      out);
       },
       "is not Hermitian");
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::dos_task_test

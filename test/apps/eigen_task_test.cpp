@@ -10,18 +10,17 @@
 #include <string>
 
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/apps/config_text.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/files.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::eigen_task_test {
 namespace {
 
 using solvers::RunConfig;
 
-RunConfig parse(const std::string& text) {
-  return solvers::parse_run_config(config::ConfigDocument::from_string(text, "text.yaml").root());
-}
+using test::parse_config;
 
 std::string eigen_config(const std::string& scalar, const std::string& eigen,
                          const std::string& output = "monitor_every: 0") {
@@ -76,9 +75,9 @@ TEST(EigenTask, LaplaceConfigMatchesAnalyticEigenvalues) {
 }
 
 TEST(EigenTask, NotConvergedGivesExitCodeThreeUnlessAllowed) {
-  const auto strict = parse(eigen_config("double", "num_eigenpairs: 2, max_iterations: 2"));
-  const auto lenient = parse(eigen_config("double", "num_eigenpairs: 2, max_iterations: 2",
-                                          "monitor_every: 0, fail_on_no_convergence: false"));
+  const auto strict = parse_config(eigen_config("double", "num_eigenpairs: 2, max_iterations: 2"));
+  const auto lenient = parse_config(eigen_config("double", "num_eigenpairs: 2, max_iterations: 2",
+                                                 "monitor_every: 0, fail_on_no_convergence: false"));
   std::ostringstream out;
 
   const auto a = solvers::run(strict, out);
@@ -91,7 +90,7 @@ TEST(EigenTask, NotConvergedGivesExitCodeThreeUnlessAllowed) {
 }
 
 TEST(EigenTask, ComplexProblemWithJacobiPreconditioner) {
-  const auto config = parse(eigen_config(
+  const auto config = parse_config(eigen_config(
       "complex", "num_eigenpairs: 2, relative_tolerance: 1.0e-9, preconditioner: {type: jacobi}"));
   std::ostringstream out;
 
@@ -105,11 +104,11 @@ TEST(EigenTask, ComplexProblemWithJacobiPreconditioner) {
 }
 
 TEST(EigenTask, EffectiveConfigRoundTrips) {
-  const auto config = parse(eigen_config("double", "num_eigenpairs: 3, which: largest"));
+  const auto config = parse_config(eigen_config("double", "num_eigenpairs: 3, which: largest"));
 
   const std::string printed = solvers::effective_config(config);
 
-  EXPECT_EQ(solvers::effective_config(parse(printed)), printed);
+  EXPECT_EQ(solvers::effective_config(parse_config(printed)), printed);
   EXPECT_NE(printed.find("which: largest"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("solver:"), std::string::npos) << printed;
 }
@@ -117,19 +116,19 @@ TEST(EigenTask, EffectiveConfigRoundTrips) {
 TEST(EigenTask, RejectsEigenSectionForSolveAndFloatScalar) {
   test::expect_throw_containing<ConfigError>(
       [] {
-        parse("problem: {generator: {type: laplace1d, nx: 9}}\n"
-              "solver: {type: cg}\n"
-              "eigen: {num_eigenpairs: 2}\n");
+        parse_config("problem: {generator: {type: laplace1d, nx: 9}}\n"
+                     "solver: {type: cg}\n"
+                     "eigen: {num_eigenpairs: 2}\n");
       },
       "the eigen section needs task: eigen");
   test::expect_throw_containing<ConfigError>(
-      [] { parse(eigen_config("double", "which: middle")); },
+      [] { parse_config(eigen_config("double", "which: middle")); },
       "eigen.which: unknown value 'middle'; allowed: [smallest, largest]");
   std::ostringstream out;
   test::expect_throw_containing<NotSupported>(
-      [&] { solvers::run(parse(eigen_config("float", "num_eigenpairs: 1")), out); },
+      [&] { solvers::run(parse_config(eigen_config("float", "num_eigenpairs: 1")), out); },
       "task eigen runs in double or complex_double");
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::eigen_task_test

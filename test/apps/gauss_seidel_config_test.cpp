@@ -7,17 +7,16 @@
 
 #include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/apps/config_text.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::gauss_seidel_config_test {
 namespace {
 
 using config::ConfigDocument;
 using solvers::RunConfig;
 
-RunConfig parse_text(const std::string& text) {
-  return solvers::parse_run_config(ConfigDocument::from_string(text, "text.yaml").root());
-}
+using test::parse_config;
 
 std::string config_with(const std::string& preconditioner) {
   return "problem:\n"
@@ -29,31 +28,31 @@ std::string config_with(const std::string& preconditioner) {
 
 TEST(GaussSeidelConfig, KeysAndTypesAreChecked) {
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gauss_seidel, sweps: 2}")); },
+      [] { parse_config(config_with("{type: gauss_seidel, sweps: 2}")); },
       "solver.preconditioner: unknown key 'sweps'; allowed: [type, variant, direction, sweeps, "
       "omega, coloring, long_row_threshold, cluster_size, inner_sweeps, form, fused]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gauss_seidel, sweeps: two}")); },
+      [] { parse_config(config_with("{type: gauss_seidel, sweeps: two}")); },
       "solver.preconditioner.sweeps: expected an integer, got 'two'");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gauss_seidel, sweeps: 0}")); }, "solver.preconditioner.sweeps");
+      [] { parse_config(config_with("{type: gauss_seidel, sweeps: 0}")); }, "solver.preconditioner.sweeps");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gauss_seidel, omega: 2.0}")); }, "solver.preconditioner.omega");
+      [] { parse_config(config_with("{type: gauss_seidel, omega: 2.0}")); }, "solver.preconditioner.omega");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gauss_seidel, variant: red_black}")); },
+      [] { parse_config(config_with("{type: gauss_seidel, variant: red_black}")); },
       "unknown value 'red_black'; allowed: [multicolor, cluster, two_stage]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gauss_seidel, direction: up}")); },
+      [] { parse_config(config_with("{type: gauss_seidel, direction: up}")); },
       "unknown value 'up'; allowed: [forward, backward, symmetric]");
 }
 
 TEST(GaussSeidelConfig, DefaultsAreWrittenBackAndRoundTrip) {
-  const auto config = parse_text(config_with("{type: gauss_seidel, variant: two_stage, inner_sweeps: 3}"));
+  const auto config = parse_config(config_with("{type: gauss_seidel, variant: two_stage, inner_sweeps: 3}"));
   const std::string printed = solvers::effective_config(config);
   EXPECT_NE(printed.find("variant: two_stage"), std::string::npos) << printed;
   EXPECT_NE(printed.find("direction: symmetric"), std::string::npos) << printed;
   EXPECT_NE(printed.find("inner_sweeps: 3"), std::string::npos) << printed;
-  EXPECT_EQ(solvers::effective_config(parse_text(printed)), printed);
+  EXPECT_EQ(solvers::effective_config(parse_config(printed)), printed);
 }
 
 TEST(GaussSeidelConfig, EveryVariantPreconditionsCg) {
@@ -63,7 +62,7 @@ TEST(GaussSeidelConfig, EveryVariantPreconditionsCg) {
                         "{type: gauss_seidel, sweeps: 2, omega: 1.3, coloring: deterministic}"}) {
     SCOPED_TRACE(p);
     std::ostringstream out;
-    const auto result = solvers::run(parse_text(config_with(p)), out);
+    const auto result = solvers::run(parse_config(config_with(p)), out);
     EXPECT_TRUE(result.solve.converged()) << out.str();
     EXPECT_LE(result.true_relative_residual, 1e-8);
   }
@@ -71,18 +70,18 @@ TEST(GaussSeidelConfig, EveryVariantPreconditionsCg) {
 
 TEST(GaussSeidelConfig, FusedEisenstatRunsEisenstatCgWithTheIteratesOfCg) {
   std::ostringstream out_plain, out_fused;
-  const auto plain = solvers::run(parse_text(config_with("{type: gauss_seidel, omega: 1.3}")), out_plain);
+  const auto plain = solvers::run(parse_config(config_with("{type: gauss_seidel, omega: 1.3}")), out_plain);
   const auto fused =
-      solvers::run(parse_text(config_with("{type: gauss_seidel, omega: 1.3, fused: eisenstat}")), out_fused);
+      solvers::run(parse_config(config_with("{type: gauss_seidel, omega: 1.3, fused: eisenstat}")), out_fused);
   EXPECT_TRUE(fused.solve.converged()) << out_fused.str();
   EXPECT_LE(fused.true_relative_residual, 1e-8);
   EXPECT_NE(fused.solver_summary.find("eisenstat"), std::string::npos) << fused.solver_summary;
   EXPECT_NEAR(fused.solve.iterations, plain.solve.iterations, 1);
   // Eisenstat's trick needs the multicolor symmetric one-sweep form and the standard recurrence.
   std::ostringstream out;
-  EXPECT_THROW(solvers::run(parse_text(config_with("{type: gauss_seidel, variant: cluster, fused: eisenstat}")), out),
+  EXPECT_THROW(solvers::run(parse_config(config_with("{type: gauss_seidel, variant: cluster, fused: eisenstat}")), out),
                InvalidArgument);
-  EXPECT_THROW(solvers::run(parse_text(
+  EXPECT_THROW(solvers::run(parse_config(
                                 "problem: {generator: {type: laplace3d, nx: 4, ny: 4, nz: 4}}\n"
                                 "solver: {type: cg, variant: flexible, preconditioner: "
                                 "{type: gauss_seidel, fused: eisenstat}}\n"),
@@ -91,4 +90,4 @@ TEST(GaussSeidelConfig, FusedEisenstatRunsEisenstatCgWithTheIteratesOfCg) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::gauss_seidel_config_test

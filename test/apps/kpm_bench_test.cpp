@@ -15,7 +15,7 @@
 
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::kpm_bench_test {
 namespace {
 
 TEST(BenchKpm, QuickRunPrintsVerifiedMeasurementsForEveryVariant) {
@@ -94,4 +94,4 @@ TEST(BenchKpm, FlopPeakAndBothBlockedKernelsWithTheirFractionOfTheRoof) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::kpm_bench_test

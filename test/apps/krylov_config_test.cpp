@@ -7,17 +7,16 @@
 
 #include "kelp/apps/driver/registry/components/krylov.hpp"
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/apps/config_text.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::krylov_config_test {
 namespace {
 
 using config::ConfigDocument;
 using solvers::RunConfig;
 
-RunConfig parse_text(const std::string& text) {
-  return solvers::parse_run_config(ConfigDocument::from_string(text, "text.yaml").root());
-}
+using test::parse_config;
 
 std::string config_with(const std::string& solver) {
   return "problem:\n"
@@ -28,37 +27,37 @@ std::string config_with(const std::string& solver) {
 }
 
 solvers::RunResult run_text(const std::string& text, std::ostringstream& out) {
-  return solvers::run(parse_text(text), out);
+  return solvers::run(parse_config(text), out);
 }
 
 TEST(KrylovConfig, GmresKeysAreCheckedAndDefaultsWritten) {
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gmres, restrat: 10}")); },
+      [] { parse_config(config_with("{type: gmres, restrat: 10}")); },
       "solver: unknown key 'restrat'; allowed: [type, restart, orthogonalization, side, max_iterations, "
       "relative_tolerance, absolute_tolerance, relative_to, divergence_tolerance, "
       "stagnation_window, stagnation_reduction, time_limit_seconds, preconditioner]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gmres, restart: ten}")); },
+      [] { parse_config(config_with("{type: gmres, restart: ten}")); },
       "solver.restart: expected an integer, got 'ten'");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gmres, restart: 0}")); }, "solver.restart");
+      [] { parse_config(config_with("{type: gmres, restart: 0}")); }, "solver.restart");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gmres, orthogonalization: householder}")); },
+      [] { parse_config(config_with("{type: gmres, orthogonalization: householder}")); },
       "unknown value 'householder'; allowed: [cgs2, mgs, cgs, cgs_refine_if_needed]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: bicgstab, relative_to: b}")); },
+      [] { parse_config(config_with("{type: bicgstab, relative_to: b}")); },
       "unknown value 'b'; allowed: [rhs, initial_residual]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: cg, preconditioner: {type: chebyshev, degree: 0}}")); },
+      [] { parse_config(config_with("{type: cg, preconditioner: {type: chebyshev, degree: 0}}")); },
       "solver.preconditioner.degree");
-  const auto config = parse_text(config_with("{type: fgmres, orthogonalization: mgs}"));
+  const auto config = parse_config(config_with("{type: fgmres, orthogonalization: mgs}"));
   const auto& gmres = config.solver.params<solvers::components::GmresConfig>();
   EXPECT_EQ(gmres.params.restart, 30);
   EXPECT_EQ(gmres.params.orthogonalization, solvers::Orthogonalization::mgs);
   const std::string printed = solvers::effective_config(config);
   EXPECT_NE(printed.find("  orthogonalization: mgs\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("  relative_to: rhs\n"), std::string::npos) << printed;
-  EXPECT_EQ(solvers::effective_config(parse_text(printed)), printed);
+  EXPECT_EQ(solvers::effective_config(parse_config(printed)), printed);
 }
 
 TEST(KrylovConfig, EveryNewSolverConvergesOnConvectionDiffusion) {
@@ -107,10 +106,10 @@ TEST(KrylovConfig, NestedSolverOnlyUnderAFlexibleMethod) {
 
 TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: cg, variant: pipelined}")); },
+      [] { parse_config(config_with("{type: cg, variant: pipelined}")); },
       "unknown value 'pipelined'; allowed: [standard, single_reduction, flexible]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse_text(config_with("{type: gmres, side: both}")); },
+      [] { parse_config(config_with("{type: gmres, side: both}")); },
       "unknown value 'both'; allowed: [right, left]");
   std::ostringstream out;
   test::expect_throw_containing<InvalidArgument>(
@@ -121,7 +120,7 @@ TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
   for (const char* variant : {"standard", "single_reduction", "flexible"}) {
     SCOPED_TRACE(variant);
     const auto config =
-        parse_text(laplace + "{type: cg, variant: " + variant + ", preconditioner: jacobi}\n");
+        parse_config(laplace + "{type: cg, variant: " + variant + ", preconditioner: jacobi}\n");
     EXPECT_NE(solvers::effective_config(config).find(std::string("variant: ") + variant),
               std::string::npos);
     const auto result = solvers::run(config, out);
@@ -134,14 +133,14 @@ TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
 
 TEST(KrylovConfig, ClassicalGramSchmidtOptionsParseAndPrint) {
   for (const std::string name : {"cgs", "cgs_refine_if_needed"}) {
-    const auto config = parse_text(config_with("{type: gmres, orthogonalization: " + name + "}"));
+    const auto config = parse_config(config_with("{type: gmres, orthogonalization: " + name + "}"));
     const auto& gmres = config.solver.params<solvers::components::GmresConfig>();
     EXPECT_EQ(solvers::to_string(gmres.params.orthogonalization), name);
     const std::string printed = solvers::effective_config(config);
     EXPECT_NE(printed.find("  orthogonalization: " + name + "\n"), std::string::npos) << printed;
-    EXPECT_EQ(solvers::effective_config(parse_text(printed)), printed);
+    EXPECT_EQ(solvers::effective_config(parse_config(printed)), printed);
   }
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::krylov_config_test

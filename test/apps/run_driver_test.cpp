@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kelp/apps/driver/run/run.hpp"
+#include "test/apps/config_text.hpp"
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
@@ -21,8 +22,9 @@
 #include "test/support/files.hpp"
 #include "test/support/residual.hpp"
 #include "test/support/temp_dir.hpp"
+#include "test/support/text.hpp"
 
-namespace kelp {
+namespace kelp::run_driver_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -30,10 +32,7 @@ using solvers::RunConfig;
 using solvers::ScalarKind;
 using test::TempDir;
 
-RunConfig parse(const std::string& text, const std::string& base_dir = "") {
-  return solvers::parse_run_config(
-      config::ConfigDocument::from_string(text, "text.yaml", base_dir).root());
-}
+using test::parse_config;
 
 /// A small SPD problem in `scalar` with a random right-hand side (complex for complex).
 std::string small_problem(const std::string& scalar, const std::string& extra_problem = "",
@@ -46,9 +45,7 @@ std::string small_problem(const std::string& scalar, const std::string& extra_pr
          "output: {" + output + "}\n";
 }
 
-bool contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
+using test::contains;
 
 std::vector<std::string> files_in(const fs::path& folder) {
   std::vector<std::string> names;
@@ -67,7 +64,8 @@ void expect_solves_in(const std::string& scalar) {
   std::ostringstream out;
 
   const auto result =
-      solvers::run(parse(small_problem(scalar, "", "monitor_every: 0, report: " + report)), out);
+      solvers::run(parse_config(small_problem(scalar, "", "monitor_every: 0, report: " + report)),
+                   out);
 
   const auto& solution = result.solution_as<Scalar>();
   const double residual =
@@ -95,7 +93,7 @@ TEST(RunScalars, FloatDoubleAndComplexSolveEndToEnd) {
 TEST(RunScalars, ComplexRhsIsGenuinelyComplex) {
   std::ostringstream out;
 
-  const auto result = solvers::run(parse(small_problem("complex")), out);
+  const auto result = solvers::run(parse_config(small_problem("complex")), out);
 
   const auto b = test::to_std(result.solution_as<Kokkos::complex<double>>().problem.b);
   double imaginary = 0;
@@ -114,7 +112,7 @@ TEST(RunScalars, ComplexHermitianFileIsSolvedAndRejectedForRealScalars) {
   const auto with_scalar = [&](const std::string& scalar) {
     std::string t = text;
     t.replace(t.find("SCALAR"), 6, scalar);
-    return parse(t);
+    return parse_config(t);
   };
   std::ostringstream out;
 
@@ -135,10 +133,10 @@ TEST(RunScalars, ComplexHermitianFileIsSolvedAndRejectedForRealScalars) {
 
 TEST(ConfigEnums, BadScalarNamesLineAndAllowedValues) {
   test::expect_throw_containing<ConfigError>(
-      [] { parse(small_problem("half")); },
+      [] { parse_config(small_problem("half")); },
       "text.yaml:2:11: problem.scalar: unknown value 'half'; allowed: [float, double, complex]");
   test::expect_throw_containing<ConfigError>(
-      [] { parse(small_problem("{type: float}")); },
+      [] { parse_config(small_problem("{type: float}")); },
       "problem.scalar: unknown value '{type: float}'; allowed: [float, double, complex]");
 }
 
@@ -146,26 +144,26 @@ TEST(ConfigEnums, UnknownTaskListsTheTasks) {
   const std::string rest = small_problem("double");
 
   test::expect_throw_containing<ConfigError>(
-      [&] { parse("task: kpm\n" + rest); },
+      [&] { parse_config("task: kpm\n" + rest); },
       "text.yaml:1:7: task: unknown value 'kpm'; allowed: [solve, eigen, dos]");
   test::expect_throw_containing<ConfigError>(
-      [&] { parse("task: {type: spectrum}\n" + rest); },
+      [&] { parse_config("task: {type: spectrum}\n" + rest); },
       "text.yaml:1:14: task.type: unknown value 'spectrum'; allowed: [solve, eigen, dos]");
   test::expect_throw_containing<ConfigError>(
-      [&] { parse("task: {type: solve, repeat: 0}\n" + rest); },
+      [&] { parse_config("task: {type: solve, repeat: 0}\n" + rest); },
       "task.repeat: 0 is out of range; expected repeat >= 1");
 }
 
 TEST(ConfigEnums, TaskShorthandAndMapReadTheSame) {
   const std::string rest = small_problem("double");
 
-  const auto shorthand = parse("task: solve\n" + rest);
-  const auto map = parse("task: {type: solve, repeat: 2}\n" + rest);
+  const auto shorthand = parse_config("task: solve\n" + rest);
+  const auto map = parse_config("task: {type: solve, repeat: 2}\n" + rest);
 
   EXPECT_EQ(shorthand.task.type, solvers::TaskKind::solve);
   EXPECT_EQ(shorthand.task.repeat, 1);
   EXPECT_EQ(map.task.repeat, 2);
-  EXPECT_EQ(solvers::effective_config(parse(solvers::effective_config(map))),
+  EXPECT_EQ(solvers::effective_config(parse_config(solvers::effective_config(map))),
             solvers::effective_config(map));
 }
 
@@ -216,7 +214,7 @@ TEST(LazySetup, PreconditionerIsBuiltUnsetAndValuesOnlyResetupFollowsNewValues) 
   auto A = generators::laplace2d<double, solvers::ConfigDevice>(6, 5);
   const solvers::NamedMatrix<double> named{A, "laplace2d"};
   const auto jacobi = solvers::preconditioner_registry().make("jacobi");
-  const auto cg = parse(small_problem("double")).solver;
+  const auto cg = parse_config(small_problem("double")).solver;
   auto op = std::make_shared<const MatrixOperator<solvers::ConfigMatrix<double>>>(A);
   solvers::ConfigVector<double> b("b", A.num_rows()), x("x", A.num_rows());
   Kokkos::deep_copy(b, 1.0);
@@ -261,9 +259,9 @@ void record_pop() {}
 TEST(TaskRepeat, RerunsValueSetupAndSolveButNotTheSymbolicSetup) {
   TempDir dir;
   const std::string report = dir.file("report.json");
-  const auto single = parse(small_problem("double"));
-  const auto repeated = parse("task: {type: solve, repeat: 3}\n" +
-                              small_problem("double", "", "monitor_every: 0, report: " + report));
+  const auto single = parse_config(small_problem("double"));
+  const auto repeated = parse_config("task: {type: solve, repeat: 3}\n" +
+                                     small_problem("double", "", "monitor_every: 0, report: " + report));
   std::ostringstream out, out_single;
   const auto reference = solvers::run(single, out_single);
   recorded_regions().clear();
@@ -309,7 +307,8 @@ void expect_solution_round_trip(const std::string& scalar, const std::string& fi
   std::ostringstream out;
 
   const auto result =
-      solvers::run(parse(small_problem(scalar, "", "monitor_every: 0, solution: " + path)), out);
+      solvers::run(parse_config(small_problem(scalar, "", "monitor_every: 0, solution: " + path)),
+                   out);
 
   const auto written = io::read_vector_matrix_market<Scalar, solvers::ConfigDevice>(path);
   const auto x = test::to_std(result.solution_as<Scalar>().x);
@@ -331,7 +330,8 @@ TEST(SolutionOutput, RoundTripsExactlyForEveryScalar) {
 TEST(SolutionOutput, FailedWriteLeavesTheOldFileAndNoTemporary) {
   TempDir dir;
   const std::string path = dir.write("x.mtx", "old solution\n");
-  const auto config = parse(small_problem("double", "", "monitor_every: 0, solution: " + path));
+  const auto config =
+      parse_config(small_problem("double", "", "monitor_every: 0, solution: " + path));
   std::ostringstream out;
   // Writes beyond 256 bytes fail with EFBIG (instead of SIGXFSZ): the new file cannot be
   // completed after the path check has passed.
@@ -360,7 +360,7 @@ TEST(SolutionOutput, FailedWriteLeavesTheOldFileAndNoTemporary) {
 TEST(SolutionOutput, UnwritablePathFailsBeforeAnythingIsBuilt) {
   TempDir dir;
   const std::string path = dir.file("missing_folder/x.mtx");
-  const auto config = parse(small_problem("double", "", "solution: " + path));
+  const auto config = parse_config(small_problem("double", "", "solution: " + path));
   std::ostringstream out;
 
   test::expect_throw_containing<FileError>(
@@ -387,7 +387,7 @@ TEST(InputFiles, GoodInitialGuessConvergesInFewerIterations) {
     t.replace(t.find("INITIAL"), 7, initial);
     t.replace(t.find("TOL"), 3, tol);
     t.replace(t.find("SOLUTION"), 8, solution);
-    return parse(t, dir.path().string());
+    return parse_config(t, dir.path().string());
   };
   std::ostringstream out;
   solvers::run(config("", "1.0e-3", rough), out);
@@ -415,8 +415,8 @@ TEST(InputFiles, WrongLengthInitialGuessNamesTheFile) {
   const std::string x0 = dir.write("x0.mtx",
                                    "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
   const auto config =
-      parse(small_problem("double", "  initial_guess: {type: file, file: x0.mtx}\n"),
-            dir.path().string());
+      parse_config(small_problem("double", "  initial_guess: {type: file, file: x0.mtx}\n"),
+                   dir.path().string());
   std::ostringstream out;
 
   test::expect_throw_containing<DimensionMismatch>(
@@ -432,7 +432,7 @@ TEST(InputFiles, RhsAndInitialGuessFilesWorkForEveryScalar) {
   dir.write("b.mtx", b);
   std::ostringstream out;
   const auto exact = solvers::run(
-      parse(small_problem("complex", "", "monitor_every: 0, solution: " + dir.file("x0.mtx"))),
+      parse_config(small_problem("complex", "", "monitor_every: 0, solution: " + dir.file("x0.mtx"))),
       out);
   const std::string files = "  initial_guess: {type: file, file: x0.mtx}\n";
   const auto text = [&](const std::string& scalar) {
@@ -441,10 +441,10 @@ TEST(InputFiles, RhsAndInitialGuessFilesWorkForEveryScalar) {
     return t;
   };
 
-  const auto complex_run = solvers::run(parse(text("complex"), dir.path().string()), out);
+  const auto complex_run = solvers::run(parse_config(text("complex"), dir.path().string()), out);
   std::string real_guess = text("complex");
   real_guess.replace(real_guess.find("x0.mtx"), 6, "b.mtx");  // a real file, complex scalar
-  const auto real_guess_run = solvers::run(parse(real_guess, dir.path().string()), out);
+  const auto real_guess_run = solvers::run(parse_config(real_guess, dir.path().string()), out);
   const auto& c = complex_run.solution_as<Kokkos::complex<double>>();
 
   EXPECT_TRUE(exact.solve.converged());
@@ -455,18 +455,18 @@ TEST(InputFiles, RhsAndInitialGuessFilesWorkForEveryScalar) {
   // A complex file (x0.mtx) cannot be read with a real scalar.
   for (const char* real : {"float", "double"}) {
     test::expect_throw_containing<InvalidArgument>(
-        [&] { solvers::run(parse(text(real), dir.path().string()), out); },
+        [&] { solvers::run(parse_config(text(real), dir.path().string()), out); },
         "problem.initial_guess: " + dir.file("x0.mtx") +
             " holds complex values, but problem.scalar is " + real);
   }
   for (const char* real : {"float", "double"}) {
     std::string t = text(real);
     t.replace(t.find(files), files.size(), "");
-    const auto run = solvers::run(parse(t, dir.path().string()), out);
+    const auto run = solvers::run(parse_config(t, dir.path().string()), out);
     EXPECT_TRUE(run.solve.converged()) << real;
     EXPECT_EQ(run.problem.rhs, "file {file: " + dir.file("b.mtx") + "}");
   }
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::run_driver_test

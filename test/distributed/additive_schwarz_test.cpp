@@ -28,7 +28,7 @@
 #include "kelp/solvers/gmres/gmres.hpp"
 #include "test/support/paths.hpp"
 
-namespace kelp {
+namespace kelp::additive_schwarz_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -506,4 +506,4 @@ TEST(AdditiveSchwarz, BadArgumentsThrowOnEveryRank) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::additive_schwarz_test

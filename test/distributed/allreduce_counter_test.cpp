@@ -6,20 +6,20 @@
 #include "test/distributed/allreduce_counter.hpp"
 
 namespace {
-long calls = 0;
+long allreduce_call_count = 0;
 }  // namespace
 
 extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
-  ++calls;
+  ++allreduce_call_count;
   return PMPI_Allreduce(send, receive, count, type, op, comm);
 }
 
 namespace kelp::test {
-long allreduce_calls() { return calls; }
+long allreduce_calls() { return allreduce_call_count; }
 }  // namespace kelp::test
 
-namespace kelp {
+namespace kelp::allreduce_counter_test {
 namespace {
 
 TEST(AllreduceCounter, CountsEveryCall) {
@@ -35,4 +35,4 @@ TEST(AllreduceCounter, CountsEveryCall) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::allreduce_counter_test

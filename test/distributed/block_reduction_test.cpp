@@ -12,7 +12,7 @@
 #include "test/distributed/allreduce_counter.hpp"
 #include "test/distributed/mpi_world.hpp"
 
-namespace kelp {
+namespace kelp::block_reduction_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -131,4 +131,4 @@ TEST(MpiBlockReduction, AgreesWithLocalReductionOnOneRanksRows) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::block_reduction_test

@@ -27,7 +27,7 @@
 #include "test/distributed/mpi_world.hpp"
 #include "test/support/paths.hpp"
 
-namespace kelp {
+namespace kelp::dist_crs_matrix_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -628,4 +628,4 @@ TEST(DistGhostRows, EmptyRanksAndRealMatrices) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::dist_crs_matrix_test

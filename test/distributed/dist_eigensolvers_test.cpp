@@ -22,7 +22,7 @@
 #include "kelp/solvers/lobpcg/lobpcg.hpp"
 #include "test/distributed/mpi_world.hpp"
 
-namespace kelp {
+namespace kelp::dist_eigensolvers_test {
 namespace {
 
 
@@ -127,4 +127,4 @@ TEST(DistEigensolvers, KpmMomentsAndDensityEqualTheSerialOnesOnManyRanks) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::dist_eigensolvers_test

@@ -18,7 +18,7 @@
 #include "kelp/solvers/kpm/kpm_operator.hpp"
 #include "test/distributed/mpi_world.hpp"
 
-namespace kelp {
+namespace kelp::dist_kpm_blocked_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -65,4 +65,4 @@ TEST(DistKpmBlocked, BlockedOperatorMomentsEqualTheSerialOnesOnManyRanks) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::dist_kpm_blocked_test

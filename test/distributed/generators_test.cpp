@@ -9,7 +9,7 @@
 #include "kelp/distributed/generators.hpp"
 #include "test/distributed/local_rows_check.hpp"
 
-namespace kelp {
+namespace kelp::generators_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -112,4 +112,4 @@ TEST(DistGenerators, RejectsAPartitionOfTheWrongSize) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::generators_test

@@ -13,7 +13,7 @@
 #include "kelp/solvers/cg/cg.hpp"
 #include "test/distributed/mpi_world.hpp"
 
-namespace kelp {
+namespace kelp::mpi_reduction_test {
 namespace {
 
 
@@ -96,7 +96,7 @@ TEST(MpiReduction, DistributedCgMatchesTheSerialIterationCount) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::mpi_reduction_test
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

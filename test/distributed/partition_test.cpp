@@ -18,7 +18,7 @@
 #include "test/distributed/local_rows_check.hpp"
 #include "test/support/paths.hpp"
 
-namespace kelp {
+namespace kelp::partition_test {
 namespace {
 
 using test::mpi_rank;
@@ -165,4 +165,4 @@ TEST(DistPartition, MetisRejectsARectangularMatrix) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::partition_test

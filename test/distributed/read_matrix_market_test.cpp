@@ -16,7 +16,7 @@
 #include "test/distributed/shared_temp_dir.hpp"
 #include "test/support/paths.hpp"
 
-namespace kelp {
+namespace kelp::read_matrix_market_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -273,4 +273,4 @@ TEST(DistCollectiveError, LowestFailingRankWinsWithItsType) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::read_matrix_market_test

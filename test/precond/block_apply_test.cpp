@@ -14,7 +14,7 @@
 #include "test/support/operator_check.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::block_apply_test {
 namespace {
 
 const OperatorMode all_modes[] = {OperatorMode::no_transpose, OperatorMode::transpose,
@@ -119,4 +119,4 @@ TEST(PrecondBlock, BlockApplyBeforeSetupNamesTheMissingCall) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::block_apply_test

@@ -22,7 +22,7 @@
 #include "test/support/paths.hpp"
 #include "test/support/poison.hpp"
 
-namespace kelp {
+namespace kelp::block_jacobi_test {
 namespace {
 
 using namespace test::batched;
@@ -263,4 +263,4 @@ TEST(BlockJacobi, RejectsBadBlockSizesAndEarlyApply) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::block_jacobi_test

@@ -15,7 +15,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::chebyshev_test {
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
@@ -125,4 +125,4 @@ TEST(Chebyshev, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::chebyshev_test

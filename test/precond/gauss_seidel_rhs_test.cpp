@@ -13,7 +13,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::gauss_seidel_rhs_test {
 namespace {
 
 using precond::GaussSeidelParams;
@@ -55,4 +55,4 @@ TEST(GaussSeidelRhs, RepeatedCallsWithTheSameRightHandSideAreIdentical) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::gauss_seidel_rhs_test

@@ -25,7 +25,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::gauss_seidel_test {
 namespace {
 
 using precond::GaussSeidelDirection;
@@ -411,4 +411,4 @@ TEST(GaussSeidel, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::gauss_seidel_test

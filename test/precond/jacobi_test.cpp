@@ -9,7 +9,7 @@
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
 
-namespace kelp {
+namespace kelp::jacobi_test {
 namespace {
 
 using Matrix = CrsMatrix<double>;
@@ -174,4 +174,4 @@ TEST(Identity, CopiesAndScales) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::jacobi_test

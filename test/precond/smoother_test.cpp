@@ -18,7 +18,7 @@
 #include "test/support/reference.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::smoother_test {
 namespace {
 
 using Matrix = CrsMatrix<double>;
@@ -132,4 +132,4 @@ TEST(RelaxationSmoother, ChecksItsContract) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::smoother_test

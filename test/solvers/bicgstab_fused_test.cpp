@@ -18,7 +18,7 @@
 #include "test/support/reference_krylov.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::bicgstab_fused_test {
 namespace {
 
 using solvers::BicgstabParams;
@@ -95,4 +95,4 @@ TEST(BicgstabFused, OneByOne) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::bicgstab_fused_test

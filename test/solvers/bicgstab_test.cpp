@@ -15,7 +15,7 @@
 #include "test/support/reference_krylov.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::bicgstab_test {
 namespace {
 
 using solvers::BicgstabParams;
@@ -129,4 +129,4 @@ TEST(Bicgstab, RejectsAVariablePreconditioner) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::bicgstab_test

@@ -17,7 +17,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::cg_block_test {
 namespace {
 
 using solvers::StopReason;
@@ -185,4 +185,4 @@ TEST(CgBlock, RejectsMismatchedBlocks) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::cg_block_test

@@ -21,7 +21,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::cg_test {
 namespace {
 
 using solvers::StopReason;
@@ -405,9 +405,9 @@ TEST(Cg, RejectsMismatchedShapesAndParameters) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::cg_test
 
-namespace kelp {
+namespace kelp::cg_test {
 namespace {
 
 /// Jacobi behind an operator that does not say it is diagonal: CG takes the unfused path.
@@ -455,4 +455,4 @@ TEST(Cg, FusedJacobiStepGivesTheUnfusedIterates) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::cg_test

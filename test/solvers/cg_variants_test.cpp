@@ -21,7 +21,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::cg_variants_test {
 namespace {
 
 using solvers::CgParams;
@@ -292,4 +292,4 @@ TEST(CgVariants, ZeroRightHandSideGivesZero) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::cg_variants_test

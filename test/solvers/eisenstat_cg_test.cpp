@@ -22,7 +22,7 @@
 #include "test/support/reference.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::eisenstat_cg_test {
 namespace {
 
 using precond::GaussSeidelParams;
@@ -194,4 +194,4 @@ TEST(EisenstatCg, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::eisenstat_cg_test

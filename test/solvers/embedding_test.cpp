@@ -16,7 +16,7 @@
 #include "test/support/host_code_arrays.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::embedding_test {
 namespace {
 
 template <class Scalar>
@@ -144,4 +144,4 @@ TEST(Embedding, SetupNumericRefusesAPatternChangedBehindItsBack) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::embedding_test

@@ -18,7 +18,7 @@
 #include "test/support/reference_krylov.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::gmres_orthogonalization_test {
 namespace {
 
 using solvers::GmresParams;
@@ -201,4 +201,4 @@ TEST(GmresOrthogonalization, UpdateAndDotsKernelMatchesASequentialReference) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::gmres_orthogonalization_test

@@ -22,7 +22,7 @@
 #include "test/support/reference_krylov.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::gmres_test {
 namespace {
 
 using solvers::GmresParams;
@@ -320,4 +320,4 @@ TEST(Gmres, ZeroRightHandSideGivesZero) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::gmres_test

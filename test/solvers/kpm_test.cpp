@@ -16,7 +16,7 @@
 #include "kelp/solvers/kpm/kpm.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::kpm_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -498,4 +498,4 @@ TEST(Kpm, RejectsBadParametersAndEmptyInput) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::kpm_test

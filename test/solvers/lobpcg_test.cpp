@@ -19,7 +19,7 @@
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::lobpcg_test {
 namespace {
 
 using solvers::Lobpcg;
@@ -353,4 +353,4 @@ TEST(Lobpcg, RejectsWrongShapes) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::lobpcg_test

@@ -19,7 +19,7 @@
 #include "test/support/operator_check.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::matrix_free_cg_test {
 namespace {
 
 using solvers::StopReason;
@@ -142,4 +142,4 @@ TEST(MatrixFreeCg, FunctionAndRowOperatorsServeAsPreconditioners) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::matrix_free_cg_test

@@ -18,7 +18,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::null_space_test {
 namespace {
 
 using solvers::NullSpace;
@@ -181,4 +181,4 @@ TEST(NullSpace, RejectsZeroDependentAndMismatchedBases) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::null_space_test

@@ -9,7 +9,7 @@
 #include "test/support/expect.hpp"
 #include "test/support/residual.hpp"
 
-namespace kelp {
+namespace kelp::stopping_test {
 namespace {
 
 using solvers::StopReason;
@@ -94,4 +94,4 @@ TEST(Stopping, CgUsesTheSharedRules) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::stopping_test

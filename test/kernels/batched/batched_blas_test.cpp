@@ -7,7 +7,7 @@
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
 
-namespace kelp {
+namespace kelp::batched_blas_test {
 namespace {
 
 using namespace test::batched;
@@ -234,4 +234,4 @@ TEST(BatchedBlasErrors, MismatchedShapesAreReported) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::batched_blas_test

@@ -13,7 +13,7 @@
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
 
-namespace kelp {
+namespace kelp::batched_lu_test {
 namespace {
 
 using namespace test::batched;
@@ -292,4 +292,4 @@ TEST(BatchedLuErrors, MismatchedShapesAreReported) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::batched_lu_test

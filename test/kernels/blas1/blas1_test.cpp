@@ -11,7 +11,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::blas1_test {
 namespace {
 
 template <class Scalar>
@@ -182,4 +182,4 @@ TEST(Blas1, RejectsMismatchedLengths) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::blas1_test

@@ -14,7 +14,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::block_reductions_test {
 namespace {
 
 using C = Kokkos::complex<double>;
@@ -218,4 +218,4 @@ TEST(BlockReductions, RejectMismatchedShapesWithClearMessages) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::block_reductions_test

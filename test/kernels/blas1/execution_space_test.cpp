@@ -9,7 +9,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::execution_space_test {
 namespace {
 
 using S = Kokkos::complex<double>;
@@ -111,4 +111,4 @@ TEST(ExecutionSpaceInstances, SerialInstanceOnHostDataMatchesTheDefaultPath) {
 #endif
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::execution_space_test

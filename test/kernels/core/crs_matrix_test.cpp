@@ -9,7 +9,7 @@
 #include "test/support/expect.hpp"
 #include "test/support/poison.hpp"
 
-namespace kelp {
+namespace kelp::crs_matrix_test {
 namespace {
 
 TEST(CrsFromCoo, SortsRowsAndSumsDuplicates) {
@@ -136,4 +136,4 @@ TEST(PatternFingerprint, SeesEntriesMovedBetweenRows) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::crs_matrix_test

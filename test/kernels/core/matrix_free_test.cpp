@@ -19,7 +19,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::matrix_free_test {
 namespace {
 
 template <class Scalar>
@@ -187,4 +187,4 @@ TEST(MatrixFreeErrors, NegativeSizesAndWrongShapesAreRejected) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::matrix_free_test

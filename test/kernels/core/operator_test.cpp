@@ -14,7 +14,7 @@
 #include "test/support/operator_check.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::operator_test {
 namespace {
 
 const OperatorMode all_modes[] = {OperatorMode::no_transpose, OperatorMode::transpose,
@@ -200,4 +200,4 @@ TEST(OperatorErrors, OverlappingOutputIsRejectedButDisjointPartsOfOneArrayAreNot
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::operator_test

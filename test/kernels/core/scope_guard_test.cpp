@@ -6,7 +6,7 @@
 
 #include "kelp/kernels/core/scope_guard.hpp"
 
-namespace kelp {
+namespace kelp::scope_guard_test {
 namespace {
 
 struct AddIndex {
@@ -50,4 +50,4 @@ TEST(ScopeGuard, InitializeAndFinalizeDoNothingToTheHostsKokkos) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::scope_guard_test

@@ -15,7 +15,7 @@
 #include "test/support/host_code_arrays.hpp"
 #include "test/support/poison.hpp"
 
-namespace kelp {
+namespace kelp::sum_into_values_test {
 namespace {
 
 /// Linear elements on [0, 1] with n interior nodes and Dirichlet ends: element e joins nodes
@@ -313,4 +313,4 @@ TEST(CrsAssembler, BinarySearchFindsEveryColumnOfALongSortedRow) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::sum_into_values_test

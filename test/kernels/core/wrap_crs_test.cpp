@@ -15,7 +15,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::wrap_crs_test {
 namespace {
 
 using kernels::SpmvAlgorithm;
@@ -194,4 +194,4 @@ TEST(WrapCrs, FingerprintSeesTheRowMapOfThirtyTwoBitOffsets) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::wrap_crs_test

@@ -5,7 +5,7 @@
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::generators_test {
 namespace {
 
 using Dense = std::vector<std::vector<double>>;
@@ -78,4 +78,4 @@ TEST(Generators, RejectsEmptyGridsAndBadAnisotropy) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::generators_test

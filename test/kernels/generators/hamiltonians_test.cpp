@@ -9,7 +9,7 @@
 #include "kelp/kernels/generators/hamiltonians.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::hamiltonians_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -78,4 +78,4 @@ TEST(TightBinding, PeriodicChainHasCosineSpectrumRowSums) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::hamiltonians_test

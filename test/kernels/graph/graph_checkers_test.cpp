@@ -7,7 +7,7 @@
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::graph_checkers_test {
 namespace {
 
 using test::Graph;
@@ -166,4 +166,4 @@ TEST(GraphPatterns, CoarseGraphOfAPathOfThreeAggregates) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::graph_checkers_test

@@ -12,7 +12,7 @@
 #include "test/support/expect.hpp"
 #include "test/support/paths.hpp"
 
-namespace kelp {
+namespace kelp::graph_kernels_test {
 namespace {
 
 using test::Graph;
@@ -297,4 +297,4 @@ TEST(GraphKernels, BadInputGivesClearErrors) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::graph_kernels_test

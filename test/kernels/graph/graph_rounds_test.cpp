@@ -13,7 +13,7 @@
 #include "test/kernels/graph/graph_helpers.hpp"
 #include "test/support/expect.hpp"
 
-namespace kelp {
+namespace kelp::graph_rounds_test {
 namespace {
 
 using test::Graph;
@@ -190,4 +190,4 @@ TEST(GraphRounds, SecondPassRejectsABadMinimumSize) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::graph_rounds_test

@@ -25,7 +25,7 @@
 #include "test/support/paths.hpp"
 #include "test/support/temp_dir.hpp"
 
-namespace kelp {
+namespace kelp::matrix_market_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -751,4 +751,4 @@ TEST(MatrixMarket, SharedMatricesMatchOracleSizesNnzAndFrobeniusNorm)
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::matrix_market_test

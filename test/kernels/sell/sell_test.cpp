@@ -30,7 +30,7 @@
 #include "test/support/spmv_bound.hpp"
 #include "test/support/spmv_inputs.hpp"
 
-namespace kelp {
+namespace kelp::sell_test {
 namespace {
 
 using kernels::SellAlgorithm;
@@ -356,4 +356,4 @@ TEST(SellOperator, SolvesALaplacianWithCg) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::sell_test

@@ -10,7 +10,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::spadd_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -106,4 +106,4 @@ TEST(Spadd, RejectsMismatchedShapesChangedPatternsAndWrongOrder) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spadd_test

@@ -13,7 +13,7 @@
 #include "kelp/kernels/sparse/sort_rows.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::sort_long_rows_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -167,4 +167,4 @@ TEST(SortKeysValues, KeysOnlyAndLengthMismatch) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::sort_long_rows_test

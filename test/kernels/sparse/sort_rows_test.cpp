@@ -12,7 +12,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::sort_rows_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -122,4 +122,4 @@ TEST(Transpose, ConjugatesComplexValues) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::sort_rows_test

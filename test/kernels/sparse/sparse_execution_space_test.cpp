@@ -14,7 +14,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::sparse_execution_space_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -125,4 +125,4 @@ TEST(SparseExecutionSpace, EmptyAndOneByOne) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::sparse_execution_space_test

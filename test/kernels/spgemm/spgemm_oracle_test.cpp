@@ -14,7 +14,7 @@
 #include "test/support/paths.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::spgemm_oracle_test {
 namespace {
 
 template <class Matrix>
@@ -96,4 +96,4 @@ TEST(SpgemmOracle, ProductsAndSumsOfTheRepositoryMatricesMatchScipy) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spgemm_oracle_test

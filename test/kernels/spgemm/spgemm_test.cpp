@@ -15,7 +15,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::spgemm_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -262,4 +262,4 @@ TEST(TripleProduct, RejectsNumericBeforeSymbolic) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spgemm_test

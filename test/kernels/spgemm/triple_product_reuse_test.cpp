@@ -14,7 +14,7 @@
 #include "test/support/random_matrices.hpp"
 #include "test/support/sparse_reference.hpp"
 
-namespace kelp {
+namespace kelp::triple_product_reuse_test {
 namespace {
 
 using Complex = Kokkos::complex<double>;
@@ -110,4 +110,4 @@ TEST(TripleProductReuse, RejectsChangedPatternOfAOtherShapesAndAnotherC) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::triple_product_reuse_test

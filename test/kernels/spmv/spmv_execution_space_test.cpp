@@ -7,7 +7,7 @@
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
 
-namespace kelp {
+namespace kelp::spmv_execution_space_test {
 namespace {
 
 using kernels::SpmvAlgorithm;
@@ -90,4 +90,4 @@ TEST(SpmvExecutionSpace, VectorAndHandleFreeOverloadsTakeAnInstance) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spmv_execution_space_test

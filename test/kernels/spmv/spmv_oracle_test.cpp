@@ -18,7 +18,7 @@
 #include "test/support/reference.hpp"
 #include "test/support/spmv_bound.hpp"
 
-namespace kelp {
+namespace kelp::spmv_oracle_test {
 namespace {
 
 using kernels::SpmvAlgorithm;
@@ -211,4 +211,4 @@ TEST(SpmvOracle, MatchesAnIndependentReferenceOnEverySharedMatrix) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spmv_oracle_test

@@ -16,7 +16,7 @@
 #include "test/support/spmv_bound.hpp"
 #include "test/support/spmv_inputs.hpp"
 
-namespace kelp {
+namespace kelp::spmv_test {
 namespace {
 
 using kernels::SpmvAlgorithm;
@@ -230,7 +230,7 @@ TEST(Spmv, RejectsAliasedInputAndOutput) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spmv_test
 
 TEST(Spmv, AdaptiveBlocksRespectRowAndEntryLimits) {
   // Rows of lengths 3, 0, 5, 30, 2, 2, 2, 9 (row_map below); blocks of <= 3 rows, <= 8 entries.
@@ -261,7 +261,7 @@ TEST(Spmv, AdaptiveBlocksGiveLongRowsABlockOfTheirOwn) {
   EXPECT_EQ(starts, (std::vector<long long>{0, 2, 3, 5}));
 }
 
-namespace kelp {
+namespace kelp::spmv_test {
 namespace {
 
 template <class Scalar>
@@ -336,4 +336,4 @@ TEST(Spmv, SpmvDotRejectsRectangularMatrices) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::spmv_test

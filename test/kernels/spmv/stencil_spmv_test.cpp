@@ -21,7 +21,7 @@
 #include "test/support/spmv_bound.hpp"
 #include "test/support/spmv_inputs.hpp"
 
-namespace kelp {
+namespace kelp::stencil_spmv_test {
 namespace {
 
 using kernels::SpmvAlgorithm;
@@ -295,4 +295,4 @@ TEST(StencilSpmv, AutomaticFollowsTheDescriptionOnGpusOnly) {
 }
 
 }  // namespace
-}  // namespace kelp
+}  // namespace kelp::stencil_spmv_test
