@@ -15,23 +15,35 @@
 #include "kelp/kernels/blas1/blas1_checks.hpp"
 #include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/execution_space.hpp"
+#include "kelp/kernels/core/row_block_reduce.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/kernels/core/standard_views.hpp"
 
 namespace kelp::kernels {
 
 namespace impl {
+/// conj(x_i) y_i summed over rows (reduce_rows: blocks of rows on host threads).
+template <class XView, class YView>
+struct Dot {
+  using Scalar = typename YView::non_const_value_type;
+  using value_type = Scalar;
+  XView x;
+  YView y;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, value_type& sum) const {
+    sum += ScalarTraits<Scalar>::conj(x(i)) * y(i);
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& sum) const { sum = Scalar(0); }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    dst += src;
+  }
+};
+
 template <class Exec, class XView, class YView>
 typename YView::non_const_value_type dot_body(const Exec& exec, const XView& x, const YView& y) {
   using Scalar = typename YView::non_const_value_type;
   Scalar result = Scalar(0);
   // A scalar result: Kokkos fences exec (only) before returning.
-  Kokkos::parallel_reduce(
-      "kelp::kernels::dot", Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, Scalar& sum) {
-        sum += ScalarTraits<Scalar>::conj(x(i)) * y(i);
-      },
-      result);
+  reduce_rows("kelp::kernels::dot", exec, x.extent(0), Dot<XView, YView>{x, y}, result);
   return result;
 }
 }  // namespace impl
@@ -93,9 +105,8 @@ std::pair<typename Y1::non_const_value_type, typename Y1::non_const_value_type> 
     const Exec& exec, const X1& x1, const Y1& y1, const X2& x2, const Y2& y2) {
   using Scalar = typename Y1::non_const_value_type;
   ScalarPair<Scalar> result{Scalar(0), Scalar(0)};
-  Kokkos::parallel_reduce("kelp::kernels::dots",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, x1.extent(0)),
-                          FusedDots<X1, Y1, X2, Y2>{x1, y1, x2, y2}, result);
+  reduce_rows("kelp::kernels::dots", exec, x1.extent(0), FusedDots<X1, Y1, X2, Y2>{x1, y1, x2, y2},
+              result);
   exec.fence();  // result is read on the host
   return {result.first, result.second};
 }

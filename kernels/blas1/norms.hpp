@@ -11,6 +11,7 @@
 #include "kelp/kernels/core/column_access.hpp"
 #include "kelp/kernels/core/eti.hpp"
 #include "kelp/kernels/core/execution_space.hpp"
+#include "kelp/kernels/core/row_block_reduce.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/kernels/core/standard_views.hpp"
 
@@ -74,17 +75,28 @@ void column_norms(const char* where, const Exec& exec, const XView& x, const RVi
 }  // namespace impl
 
 namespace impl {
+/// |x_i|^2 summed over rows (reduce_rows: blocks of rows on host threads).
+template <class XView>
+struct SumOfSquares {
+  using Scalar = typename XView::non_const_value_type;
+  using value_type = typename ScalarTraits<Scalar>::magnitude_type;
+  XView x;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, value_type& sum) const {
+    sum += ScalarTraits<Scalar>::abs2(x(i));
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& sum) const { sum = value_type(0); }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    dst += src;
+  }
+};
+
 template <class Exec, class XView>
 typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2_body(
     const Exec& exec, const XView& x) {
-  using Scalar = typename XView::non_const_value_type;
-  using Mag = typename ScalarTraits<Scalar>::magnitude_type;
+  using Mag = typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type;
   Mag sum = 0;
   // A scalar result: Kokkos fences exec (only) before returning.
-  Kokkos::parallel_reduce(
-      "kelp::kernels::nrm2", Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, Mag& acc) { acc += ScalarTraits<Scalar>::abs2(x(i)); },
-      sum);
+  reduce_rows("kelp::kernels::nrm2", exec, x.extent(0), SumOfSquares<XView>{x}, sum);
   return std::sqrt(sum);
 }
 }  // namespace impl

@@ -19,17 +19,28 @@ struct ReferenceKrylovResult {
 };
 
 namespace krylov_detail {
-template <class Scalar>
-Scalar dot(const std::vector<Scalar>& x, const std::vector<Scalar>& y) {
-  Scalar s(0);
-  for (std::size_t i = 0; i < x.size(); ++i) s += ScalarTraits<Scalar>::conj(x[i]) * y[i];
-  return s;
+/// Sums of the references' inner products and norms: `partial_sums` interleaved running sums
+/// (row i goes to sum i mod partial_sums), added in order at the end. 1 is the textbook loop;
+/// other counts give the same values to rounding, in another order, as a parallel or blocked
+/// reduction does: a test can see how far rounding alone moves a rounding-sensitive solver.
+template <class Scalar, class Term>
+Scalar sum_terms(std::size_t n, int partial_sums, const Term& term) {
+  std::vector<Scalar> sums(static_cast<std::size_t>(partial_sums), Scalar(0));
+  for (std::size_t i = 0; i < n; ++i) sums[i % sums.size()] += term(i);
+  Scalar total(0);
+  for (const auto& s : sums) total += s;
+  return total;
 }
 template <class Scalar>
-double norm(const std::vector<Scalar>& x) {
-  double s = 0;
-  for (const auto& v : x) s += static_cast<double>(ScalarTraits<Scalar>::abs2(v));
-  return std::sqrt(s);
+Scalar dot(const std::vector<Scalar>& x, const std::vector<Scalar>& y, int partial_sums = 1) {
+  return sum_terms<Scalar>(x.size(), partial_sums,
+                           [&](std::size_t i) { return ScalarTraits<Scalar>::conj(x[i]) * y[i]; });
+}
+template <class Scalar>
+double norm(const std::vector<Scalar>& x, int partial_sums = 1) {
+  return std::sqrt(sum_terms<double>(x.size(), partial_sums, [&](std::size_t i) {
+    return static_cast<double>(ScalarTraits<Scalar>::abs2(x[i]));
+  }));
 }
 template <class Scalar>
 std::vector<Scalar> matvec(const HostCrs<Scalar>& A, const std::vector<Scalar>& x) {
@@ -123,49 +134,65 @@ ReferenceKrylovResult<Scalar> reference_gmres(const HostCrs<Scalar>& A, const st
 }
 
 /// Right-preconditioned BiCGStab with M^{-1} = diag(inv_diag), x0 = 0, shadow r_hat = r_0;
-/// history: ||r|| after each full iteration (||s|| when the half step converged).
+/// history: ||r|| after each full iteration (||s|| when the half step converged). partial_sums:
+/// the summation order of every inner product and norm (krylov_detail::sum_terms).
 template <class Scalar>
 ReferenceKrylovResult<Scalar> reference_bicgstab(const HostCrs<Scalar>& A,
                                                  const std::vector<Scalar>& b,
                                                  const std::vector<Scalar>& inv_diag, double tol,
-                                                 int max_iterations) {
+                                                 int max_iterations, int partial_sums = 1) {
   using namespace krylov_detail;
   const std::size_t n = b.size();
   ReferenceKrylovResult<Scalar> out;
   out.x.assign(n, Scalar(0));
-  const double b_norm = norm(b);
+  const double b_norm = norm(b, partial_sums);
   auto r = residual(A, b, out.x);
   const auto r_hat = r;
   auto p = r;
   std::vector<Scalar> v(n, Scalar(0));
-  Scalar rho = dot(r_hat, r);
-  out.history.push_back(norm(r));
+  Scalar rho = dot(r_hat, r, partial_sums);
+  out.history.push_back(norm(r, partial_sums));
   for (int it = 1; it <= max_iterations && out.history.back() > tol * b_norm; ++it) {
     const auto p_hat = precondition(inv_diag, p);
     v = matvec(A, p_hat);
-    const Scalar alpha = rho / dot(r_hat, v);
+    const Scalar alpha = rho / dot(r_hat, v, partial_sums);
     std::vector<Scalar> s(n);
     for (std::size_t i = 0; i < n; ++i) s[i] = r[i] - alpha * v[i];
     out.iterations = it;
-    if (norm(s) <= tol * b_norm) {
+    if (norm(s, partial_sums) <= tol * b_norm) {
       for (std::size_t i = 0; i < n; ++i) out.x[i] += alpha * p_hat[i];
-      out.history.push_back(norm(s));
+      out.history.push_back(norm(s, partial_sums));
       break;
     }
     const auto s_hat = precondition(inv_diag, s);
     const auto t = matvec(A, s_hat);
-    const Scalar omega = dot(t, s) / dot(t, t);
+    const Scalar omega = dot(t, s, partial_sums) / dot(t, t, partial_sums);
     for (std::size_t i = 0; i < n; ++i) {
       out.x[i] += alpha * p_hat[i] + omega * s_hat[i];
       r[i] = s[i] - omega * t[i];
     }
-    out.history.push_back(norm(r));
-    const Scalar rho_new = dot(r_hat, r);
+    out.history.push_back(norm(r, partial_sums));
+    const Scalar rho_new = dot(r_hat, r, partial_sums);
     const Scalar beta = (rho_new / rho) * (alpha / omega);
     rho = rho_new;
     for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * (p[i] - omega * v[i]);
   }
   return out;
+}
+
+/// Iterations of reference_bicgstab with 1 to 16 interleaved partial sums: the spread that
+/// rounding alone gives on this problem (for test::iterations_within).
+template <class Scalar>
+std::vector<int> reference_bicgstab_iterations(const HostCrs<Scalar>& A,
+                                               const std::vector<Scalar>& b,
+                                               const std::vector<Scalar>& inv_diag, double tol,
+                                               int max_iterations) {
+  std::vector<int> counts;
+  for (int partial_sums = 1; partial_sums <= 16; ++partial_sums) {
+    counts.push_back(
+        reference_bicgstab(A, b, inv_diag, tol, max_iterations, partial_sums).iterations);
+  }
+  return counts;
 }
 
 }  // namespace kelp::test

@@ -9,7 +9,9 @@
 ///
 /// Unfused (update kernels, then dots or norms, then M^{-1}): 3 + 1 + 3, 4 + 3 + 2 and 4 + 3
 /// vector reads and writes; fused: 5 (3 without D), 8 and 6 (4): 19 instead of 23 words per
-/// row and 5 launches fewer per iteration. The sums are local: the caller sums them over
+/// row and 5 launches fewer per iteration. The reductions run in blocks of rows on host threads
+/// (kernels::impl::reduce_rows: four partial sums instead of one chain of dependent adds).
+/// The sums are local: the caller sums them over
 /// processes (Reduction::sum), one message each, as before.
 /// Named functors: Bicgstab is instantiated in its ETI files and by the distributed run task
 /// and tests (docs/conventions.md, section 11).
@@ -20,6 +22,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "kelp/kernels/blas1/dot.hpp"
+#include "kelp/kernels/core/row_block_reduce.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::solvers::impl {
@@ -38,6 +41,10 @@ struct BicgstabHalfStep {
     s(i) = si;
     if (precondition) s_hat(i) = inverse_diagonal(i) * si;
     sum += ScalarTraits<Scalar>::conj(si) * si;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& sum) const { sum = Scalar(0); }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    dst += src;
   }
 };
 
@@ -91,11 +98,12 @@ double bicgstab_half_step(typename Vector::non_const_value_type alpha, const Con
   using Scalar = typename Vector::non_const_value_type;
   Scalar sum(0);
   const bool precondition = inverse_diagonal.extent(0) == s.extent(0);
-  Kokkos::parallel_reduce(
-      "kelp::solvers::Bicgstab::half_step", BicgstabPolicy<Vector>(0, s.extent(0)),
+  const typename Vector::execution_space exec;
+  kernels::impl::reduce_rows(
+      "kelp::solvers::Bicgstab::half_step", exec, s.extent(0),
       BicgstabHalfStep<Vector, ConstVector>{alpha, r, v, inverse_diagonal, s, s_hat, precondition},
       sum);
-  typename Vector::execution_space().fence();  // the sum is read on the host
+  exec.fence();  // the sum is read on the host
   return static_cast<double>(ScalarTraits<Scalar>::real(sum));
 }
 
@@ -108,10 +116,11 @@ bicgstab_full_step(typename Vector::non_const_value_type alpha,
                    const ConstVector& r_hat, const Vector& x, const Vector& r) {
   using Scalar = typename Vector::non_const_value_type;
   kernels::impl::ScalarPair<Scalar> sums{Scalar(0), Scalar(0)};
-  Kokkos::parallel_reduce(
-      "kelp::solvers::Bicgstab::full_step", BicgstabPolicy<Vector>(0, x.extent(0)),
+  const typename Vector::execution_space exec;
+  kernels::impl::reduce_rows(
+      "kelp::solvers::Bicgstab::full_step", exec, x.extent(0),
       BicgstabFullStep<Vector, ConstVector>{alpha, omega, p_hat, s_hat, s, t, r_hat, x, r}, sums);
-  typename Vector::execution_space().fence();  // the sums are read on the host
+  exec.fence();  // the sums are read on the host
   return {sums.first, sums.second};
 }
 

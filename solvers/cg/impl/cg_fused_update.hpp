@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "kelp/kernels/blas1/dot.hpp"
+#include "kelp/kernels/core/row_block_reduce.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::solvers::impl {
@@ -47,11 +48,11 @@ fused_cg_update(typename Vector::non_const_value_type alpha, const ConstVector& 
   using Scalar = typename Vector::non_const_value_type;
   using Exec = typename Vector::execution_space;
   kernels::impl::ScalarPair<Scalar> sums{Scalar(0), Scalar(0)};
-  Kokkos::parallel_reduce("kelp::solvers::Cg::fused_update",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(0, x.extent(0)),
-                          FusedCgUpdate<Vector, ConstVector>{alpha, p, q, inverse_diagonal, x, r, z},
-                          sums);
-  Exec().fence();  // sums are read on the host
+  const Exec exec;
+  kernels::impl::reduce_rows("kelp::solvers::Cg::fused_update", exec, x.extent(0),
+                             FusedCgUpdate<Vector, ConstVector>{alpha, p, q, inverse_diagonal, x, r, z},
+                             sums);
+  exec.fence();  // sums are read on the host
   return {sums.first, sums.second};
 }
 

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "kelp/kernels/core/row_block_reduce.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::solvers::impl {
@@ -47,10 +48,10 @@ void three_dots(const X1& x1, const Y1& y1, const X2& x2, const Y2& y2, const X3
   using Scalar = typename Y1::non_const_value_type;
   using Exec = typename Y1::execution_space;
   ScalarTriple<Scalar> sums{{Scalar(0), Scalar(0), Scalar(0)}};
-  Kokkos::parallel_reduce("kelp::solvers::cg::three_dots",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(0, x1.extent(0)),
-                          ThreeDots<X1, Y1, X2, Y2, X3, Y3>{x1, y1, x2, y2, x3, y3}, sums);
-  Exec().fence();  // sums are read on the host
+  const Exec exec;
+  kernels::impl::reduce_rows("kelp::solvers::cg::three_dots", exec, x1.extent(0),
+                             ThreeDots<X1, Y1, X2, Y2, X3, Y3>{x1, y1, x2, y2, x3, y3}, sums);
+  exec.fence();  // sums are read on the host
   for (int k = 0; k < 3; ++k) values[k] = sums.value[k];
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "kelp/kernels/blas1/dot.hpp"
+#include "kelp/kernels/core/row_block_reduce.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 #include "kelp/kernels/core/types.hpp"
 
@@ -138,10 +139,10 @@ eisenstat_update(typename Vector::non_const_value_type alpha, const Vector& t, c
   using Scalar = typename Vector::non_const_value_type;
   using Exec = typename Vector::execution_space;
   kernels::impl::ScalarPair<Scalar> sums{Scalar(0), Scalar(0)};
-  Kokkos::parallel_reduce("kelp::solvers::EisenstatCg::update",
-                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(0, x.extent(0)),
-                          EisenstatUpdate<Vector, Diag>{alpha, t, w, q, zs, x, r, rh, z}, sums);
-  Exec().fence();  // sums are read on the host
+  const Exec exec;
+  kernels::impl::reduce_rows("kelp::solvers::EisenstatCg::update", exec, x.extent(0),
+                             EisenstatUpdate<Vector, Diag>{alpha, t, w, q, zs, x, r, rh, z}, sums);
+  exec.fence();  // sums are read on the host
   return {sums.first, sums.second};
 }
 
