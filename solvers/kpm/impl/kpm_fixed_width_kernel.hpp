@@ -4,9 +4,11 @@
 /// as KpmBlockedAugmentedSpmmv (kpm_kernels.hpp) computes them, written so that a compiler
 /// vectorises the loops over the R vectors with the baseline instruction set.
 ///
-/// Why: KpmBlockedAugmentedSpmmv's loops over a runtime R of Kokkos::complex<double> compile to
-/// scalar code in a generic x86-64 build (SSE2: no addsubpd, no FMA); on a 2-core Xeon it ran at
-/// 0.3 of the measured SSE2 flop peak from R = 8 on (docs/performance.md, issue 12). Here
+/// Why: in a generic x86-64 build (SSE2: no addsubpd, no FMA) KpmBlockedAugmentedSpmmv's loop over
+/// a runtime R of Kokkos::complex<double> spends 7 vector ops per complex multiply-add (the
+/// missing addsubpd becomes a shuffle, a subtract, an add and a blend) and keeps W(i, c) in memory;
+/// on the project's 2-core Xeon it ran at 0.3-0.45 of min(memory roof, measured flop peak) from
+/// R = 8 on (docs/performance.md, "Issue 12: the host blocked KPM kernel vectorised"). Here
 ///  - R is a template argument (kpm_fixed_width_step dispatches 1, 2, 4, ..., 64), and a block
 ///    row is read as R pairs of doubles (re, im) (R / 2 pairs of two real entries), one SIMD
 ///    register each (GCC's and Clang's vector extension);
