@@ -169,14 +169,17 @@ TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
 }
 
 /// Row and team kernels of the blocked implementation against the naive moments, for block widths
-/// that fill part of a lane group (1, 3), one warp (32) and two lanes per vector (64), on odd row
-/// counts with empty rows and rows longer than a warp (random_hermitian(71): ~40 entries a row).
+/// that fill part of a lane group (1, 3, 5), one warp (32) and two lanes per vector (64), on odd
+/// row counts with empty rows and rows longer than a warp (random_hermitian(71): ~40 entries a
+/// row). On host spaces the row kernel of the powers of two is the fixed-width one
+/// (kpm_fixed_width_kernel.hpp: every width it instantiates is here), that of 3 and 5 the
+/// runtime-R one; the team kernel is the independent check of both.
 template <class Scalar>
 void expect_blocked_kernels_agree(int n, solvers::KpmRandomVector kind) {
   const auto H = random_hermitian<Scalar>(n, 11);
   const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
   constexpr int moments = 17;  // odd: the last product's second moment is dropped
-  for (int R : {1, 3, 32, 64}) {
+  for (int R : {1, 2, 3, 4, 5, 8, 16, 32, 64}) {
     MultiVectorView<Scalar, Kokkos::LayoutRight> start("start", n, R);
     solvers::kpm_start_vectors(start, KpmTrace::stochastic, kind, 5, 0);
     // The naive reference on the first (at most 4) vectors keeps the test fast; the start vectors

@@ -11,6 +11,7 @@
 #include "kelp/kernels/blas1/dot.hpp"
 #include "kelp/kernels/blas1/norms.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
+#include "kelp/solvers/kpm/impl/kpm_fixed_width_kernel.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
 #include "kelp/solvers/kpm/impl/kpm_moment_helpers.hpp"
 #include "kelp/solvers/kpm/impl/kpm_team_kernel.hpp"
@@ -110,6 +111,9 @@ void moments_augmented(const CrsMatrix<Scalar>& H, const KpmScaling& s, VectorVi
 template <class Scalar>
 void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const KpmBlock<Scalar>& W,
                   double alpha, double beta, double gamma, double* sums) {
+  // On CPUs the usual widths run with R known at compile time (kpm_fixed_width_kernel.hpp: the
+  // loops over R vectorise); other widths and GPUs run the runtime-R functor below.
+  if (kpm_fixed_width_step(H, V, W, alpha, beta, gamma, sums)) return;
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   using Functor = KpmBlockedAugmentedSpmmv<CrsMatrix<Scalar>, KpmBlock<Scalar>, KpmBlock<Scalar>>;
   Functor f;

@@ -1,0 +1,208 @@
+#pragma once
+/// The host (CPU) blocked augmented SpMMV with the block width R a compile-time constant:
+///   W <- alpha H V + beta V - gamma W,   and the 2R dots <V_c|V_c>, Re <W_c|V_c>
+/// as KpmBlockedAugmentedSpmmv (kpm_kernels.hpp) computes them, written so that a compiler
+/// vectorises the loops over the R vectors with the baseline instruction set.
+///
+/// Why: in a generic x86-64 build (SSE2: no addsubpd, no FMA) KpmBlockedAugmentedSpmmv's loop over
+/// a runtime R of Kokkos::complex<double> spends 7 vector ops per complex multiply-add (the
+/// missing addsubpd becomes a shuffle, a subtract, an add and a blend) and keeps W(i, c) in memory;
+/// on the project's 2-core Xeon it ran at 0.3-0.45 of min(memory roof, measured flop peak) from
+/// R = 8 on (docs/performance.md, "Issue 12: the host blocked KPM kernel vectorised"). Here
+///  - R is a template argument (kpm_fixed_width_step dispatches 1, 2, 4, ..., 64), and a block
+///    row is read as R pairs of doubles (re, im) (R / 2 pairs of two real entries), one SIMD
+///    register each (GCC's and Clang's vector extension);
+///  - a row is done in chunks of 4 pairs whose accumulators stay in registers over the row's
+///    nonzeros; the complex products a v are summed as two element-wise products that need no
+///    shuffle inside the loop over the nonzeros:
+///      direct += Re(a) (re v, im v),   crossed += Im(a) (re v, im v),
+///    and once per chunk W = (direct_re - crossed_im, direct_im + crossed_re);
+///  - the dots are reduced per double, not per vector (sums[x] += v_x^2, sums[D + x] +=
+///    w_x v_x, D doubles per row): vertical adds only; blocked_step_fixed_width adds the parts.
+/// Same flops, same traffic (N_nzr (S_d + S_i) + 3 R S_d per row) and the same moments up to
+/// rounding (the partial sums are added in another order).
+///
+/// Host spaces only: R accumulators of a thread are a GPU thread's local memory; on GPUs the
+/// team kernel (kpm_team_kernel.hpp) runs. Included only by solvers/kpm/impl/kpm_impl.hpp.
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <type_traits>
+
+#include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/core/scalar_traits.hpp"
+
+namespace kelp::solvers::impl {
+
+// GCC's and Clang's vector extension: portable SIMD without intrinsics (SSE2 on x86-64, NEON on
+// AArch64). Left out under nvcc, whose builds run the blocked kernel on the GPU.
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define KELP_KPM_FIXED_WIDTH_KERNEL 1
+
+/// Two doubles in one SIMD register: a complex entry (re, im) or two real entries. 16 bytes is
+/// the baseline x86-64 width (SSE2); aligned(8) because a thread's reduction array (sums) need not
+/// be 16-byte aligned.
+typedef double KpmDoublePair
+    __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double))));
+
+template <class Matrix, class Block, int R>
+struct KpmBlockedSpmmvFixedWidth {
+  using Scalar = typename Matrix::scalar_type;
+  static constexpr bool is_complex = ScalarTraits<Scalar>::is_complex;
+  static_assert(std::is_same<typename ScalarTraits<Scalar>::magnitude_type, double>::value,
+                "KpmBlockedSpmmvFixedWidth: the block rows are read as doubles");
+  /// Doubles and pairs of doubles per block row.
+  static constexpr int D = is_complex ? 2 * R : R;
+  static constexpr int P = D / 2;
+  static_assert(D % 2 == 0, "KpmBlockedSpmmvFixedWidth: a block row must be whole pairs");
+  /// Pairs per chunk of a row: the 2 x 4 accumulators of a complex chunk, Re(a), Im(a) and a
+  /// loaded pair fit the 16 SSE2 registers, so the accumulators stay in registers over the row's
+  /// nonzeros. In a standalone copy of this loop (R = 32, 13 nonzeros a row, one core of the
+  /// project's 2-core Xeon, L3-resident): 2, 4 and 8 pairs a chunk gave 10.6, 13.0 and 11.6
+  /// Gflop/s, a whole row of accumulators (on the stack) 6.3-6.9.
+  static constexpr int C = P < 4 ? P : 4;
+  using value_type = double[];
+  using size_type = std::size_t;
+  size_type value_count = 2 * D;  // sums[x] += v_x^2, sums[D + x] += w_x v_x
+  typename Matrix::row_map_type::const_type row_map;
+  typename Matrix::entries_type::const_type entries;
+  typename Matrix::values_type::const_type values;
+  Block V;
+  Block W;
+  double alpha, beta, gamma;
+
+  /// Row i as P pairs: rows of an unpadded LayoutRight block are contiguous, and a
+  /// Kokkos::complex<double> is its real part followed by its imaginary part.
+  const KpmDoublePair* pairs_of_v(const size_type i) const {
+    return reinterpret_cast<const KpmDoublePair*>(V.data() + i * R);
+  }
+
+  // Host only (kpm_fixed_width_step): a plain member function, not KOKKOS_INLINE_FUNCTION.
+  void operator()(const size_type i, value_type sums) const {
+    const KpmDoublePair* v_i = pairs_of_v(i);
+    KpmDoublePair* w_i = reinterpret_cast<KpmDoublePair*>(W.data() + i * R);
+    const auto begin = row_map(i), end = row_map(i + 1);
+    for (int p0 = 0; p0 < P; p0 += C) {
+      KpmDoublePair direct[C];
+      for (int p = 0; p < C; ++p) {
+        direct[p] = beta * v_i[p0 + p];
+        if (gamma != 0.0) direct[p] -= gamma * w_i[p0 + p];  // gamma = 0: W may hold garbage
+      }
+      if constexpr (is_complex) {
+        KpmDoublePair crossed[C] = {};  // Im(a) (re v, im v), summed over the row
+        for (auto k = begin; k < end; ++k) {
+          const KpmDoublePair* v_j = pairs_of_v(static_cast<size_type>(entries(k))) + p0;
+          const double a_re = alpha * values(k).real(), a_im = alpha * values(k).imag();
+          for (int p = 0; p < C; ++p) {
+            direct[p] += a_re * v_j[p];
+            crossed[p] += a_im * v_j[p];
+          }
+        }
+        for (int p = 0; p < C; ++p) {  // a v = (Re(a) re v - Im(a) im v, Re(a) im v + Im(a) re v)
+          KpmDoublePair w;
+          w[0] = direct[p][0] - crossed[p][1];
+          w[1] = direct[p][1] + crossed[p][0];
+          w_i[p0 + p] = w;
+        }
+      } else {
+        for (auto k = begin; k < end; ++k) {
+          const KpmDoublePair* v_j = pairs_of_v(static_cast<size_type>(entries(k))) + p0;
+          const double a = alpha * values(k);
+          for (int p = 0; p < C; ++p) direct[p] += a * v_j[p];
+        }
+        for (int p = 0; p < C; ++p) w_i[p0 + p] = direct[p];
+      }
+    }
+    KpmDoublePair* vv = reinterpret_cast<KpmDoublePair*>(sums);
+    KpmDoublePair* wv = vv + P;
+    for (int p = 0; p < P; ++p) {
+      vv[p] += v_i[p] * v_i[p];
+      wv[p] += w_i[p] * v_i[p];
+    }
+  }
+  void init(value_type sums) const {
+    for (size_type j = 0; j < value_count; ++j) sums[j] = 0.0;
+  }
+  void join(volatile value_type dst, const volatile value_type src) const {
+    for (size_type j = 0; j < value_count; ++j) dst[j] += src[j];
+  }
+};
+
+/// One blocked step by KpmBlockedSpmmvFixedWidth<R>; sums[2c] = <V_c|V_c>,
+/// sums[2c + 1] = Re <W_c|V_c> as in blocked_step.
+template <int R, class Scalar>
+void blocked_step_fixed_width(const CrsMatrix<Scalar>& H,
+                              const MultiVectorView<Scalar, Kokkos::LayoutRight>& V,
+                              const MultiVectorView<Scalar, Kokkos::LayoutRight>& W, double alpha,
+                              double beta, double gamma, double* sums) {
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  using Functor =
+      KpmBlockedSpmmvFixedWidth<CrsMatrix<Scalar>, MultiVectorView<Scalar, Kokkos::LayoutRight>, R>;
+  constexpr int D = Functor::D;
+  Functor f;
+  f.row_map = H.row_map();
+  f.entries = H.entries();
+  f.values = H.values();
+  f.V = V;
+  f.W = W;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.gamma = gamma;
+  double per_double[2 * D];
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(per_double, 2 * D);
+  Kokkos::parallel_reduce("kelp::solvers::kpm(blocked fixed width)",
+                          Kokkos::RangePolicy<Exec>(0, H.num_rows()), f, result);
+  Exec().fence();
+  constexpr int parts = Functor::is_complex ? 2 : 1;  // doubles per vector entry
+  for (int c = 0; c < R; ++c) {
+    double vv = 0, wv = 0;
+    for (int p = 0; p < parts; ++p) {
+      vv += per_double[parts * c + p];
+      wv += per_double[D + parts * c + p];
+    }
+    sums[2 * c] = vv;
+    sums[2 * c + 1] = wv;
+  }
+}
+
+#endif  // defined(__GNUC__) && !defined(__CUDACC__)
+
+/// blocked_step by the fixed-width kernel when this is a host space, R is one of 1, 2, 4, ..., 64
+/// and the block rows are contiguous; false (nothing done) otherwise: the caller then runs the
+/// runtime-R kernel. Widths are powers of two: the block sizes used in practice (32 is the
+/// default), and each width is one more instantiation per scalar type.
+template <class Scalar>
+bool kpm_fixed_width_step(const CrsMatrix<Scalar>& H,
+                          const MultiVectorView<Scalar, Kokkos::LayoutRight>& V,
+                          const MultiVectorView<Scalar, Kokkos::LayoutRight>& W, double alpha,
+                          double beta, double gamma, double* sums) {
+#ifdef KELP_KPM_FIXED_WIDTH_KERNEL
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  if constexpr (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) {
+    // The functor reads row i at data() + i R: no padding between rows.
+    const bool contiguous = V.span() == V.extent(0) * V.extent(1) &&
+                            W.span() == W.extent(0) * W.extent(1);
+    if (!contiguous) return false;
+    switch (V.extent(1)) {
+      case 1:
+        if constexpr (ScalarTraits<Scalar>::is_complex) {
+          blocked_step_fixed_width<1>(H, V, W, alpha, beta, gamma, sums);
+          return true;
+        } else {
+          return false;  // a real row of one double is no pair
+        }
+      case 2: blocked_step_fixed_width<2>(H, V, W, alpha, beta, gamma, sums); return true;
+      case 4: blocked_step_fixed_width<4>(H, V, W, alpha, beta, gamma, sums); return true;
+      case 8: blocked_step_fixed_width<8>(H, V, W, alpha, beta, gamma, sums); return true;
+      case 16: blocked_step_fixed_width<16>(H, V, W, alpha, beta, gamma, sums); return true;
+      case 32: blocked_step_fixed_width<32>(H, V, W, alpha, beta, gamma, sums); return true;
+      case 64: blocked_step_fixed_width<64>(H, V, W, alpha, beta, gamma, sums); return true;
+      default: return false;
+    }
+  }
+#endif
+  (void)H, (void)V, (void)W, (void)alpha, (void)beta, (void)gamma, (void)sums;
+  return false;
+}
+
+}  // namespace kelp::solvers::impl
