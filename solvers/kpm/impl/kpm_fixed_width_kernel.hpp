@@ -31,6 +31,7 @@
 
 #include "kelp/kernels/core/crs_matrix.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
 
 namespace kelp::solvers::impl {
 
@@ -140,14 +141,9 @@ void blocked_step_fixed_width(const CrsMatrix<Scalar>& H,
       KpmBlockedSpmmvFixedWidth<CrsMatrix<Scalar>, MultiVectorView<Scalar, Kokkos::LayoutRight>, R>;
   constexpr int D = Functor::D;
   Functor f;
-  f.row_map = H.row_map();
-  f.entries = H.entries();
-  f.values = H.values();
+  set_step_fields(f, H, alpha, beta, gamma);
   f.V = V;
   f.W = W;
-  f.alpha = alpha;
-  f.beta = beta;
-  f.gamma = gamma;
   double per_double[2 * D];
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(per_double, 2 * D);
   Kokkos::parallel_reduce("kelp::solvers::kpm(blocked fixed width)",

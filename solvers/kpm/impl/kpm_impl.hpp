@@ -79,14 +79,9 @@ void augmented_step(const CrsMatrix<Scalar>& H, const VectorView<Scalar>& v,
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   using Functor = KpmAugmentedSpmv<CrsMatrix<Scalar>, VectorView<Scalar>, VectorView<Scalar>>;
   Functor f;
-  f.row_map = H.row_map();
-  f.entries = H.entries();
-  f.values = H.values();
+  set_step_fields(f, H, alpha, beta, gamma);
   f.v = v;
   f.w = w;
-  f.alpha = alpha;
-  f.beta = beta;
-  f.gamma = gamma;
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(sums, 2);
   Kokkos::parallel_reduce("kelp::solvers::kpm(augmented)",
                           Kokkos::RangePolicy<Exec>(0, H.num_rows()), f, result);
@@ -118,14 +113,9 @@ void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const K
   using Functor = KpmBlockedAugmentedSpmmv<CrsMatrix<Scalar>, KpmBlock<Scalar>, KpmBlock<Scalar>>;
   Functor f;
   f.value_count = 2 * V.extent(1);
-  f.row_map = H.row_map();
-  f.entries = H.entries();
-  f.values = H.values();
+  set_step_fields(f, H, alpha, beta, gamma);
   f.V = V;
   f.W = W;
-  f.alpha = alpha;
-  f.beta = beta;
-  f.gamma = gamma;
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> result(sums, f.value_count);
   Kokkos::parallel_reduce("kelp::solvers::kpm(blocked)", Kokkos::RangePolicy<Exec>(0, H.num_rows()),
                           f, result);
@@ -166,15 +156,10 @@ void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
   using Functor = typename KpmTeamWorkspace<Scalar>::Functor;
   const int R = static_cast<int>(V.extent(1));
   Functor f;
-  f.row_map = H.row_map();
-  f.entries = H.entries();
-  f.values = H.values();
+  set_step_fields(f, H, alpha, beta, gamma);
   f.V = V;
   f.W = W;
   f.partials = ws.partials;
-  f.alpha = alpha;
-  f.beta = beta;
-  f.gamma = gamma;
   f.num_rows = H.num_rows();
   f.rows_per_team = ws.shape.rows_per_team;
   f.lanes = ws.shape.vector_length;

@@ -23,6 +23,18 @@ KOKKOS_INLINE_FUNCTION std::uint64_t kpm_hash(std::uint64_t seed, std::uint64_t 
   return kpm_mix(kpm_mix(kpm_mix(seed) ^ row) ^ (vector * 0xD6E8FEB86659FD93ULL));
 }
 
+/// Sets the fields every KPM step functor has: the matrix H (row_map, entries, values) and the
+/// recurrence coefficients alpha, beta, gamma of its step.
+template <class Functor, class Matrix>
+void set_step_fields(Functor& f, const Matrix& H, double alpha, double beta, double gamma) {
+  f.row_map = H.row_map();
+  f.entries = H.entries();
+  f.values = H.values();
+  f.alpha = alpha;
+  f.beta = beta;
+  f.gamma = gamma;
+}
+
 /// V(i, c) = start vector first + c at row i: e_{first + c} (exact trace), +-1 (Rademacher) or
 /// exp(i phi) (random phase). With global_row set (a distributed block: this rank's rows), row i
 /// of V is row global_row(i) of the global vectors, so every rank count draws the same vectors.
