@@ -10,9 +10,9 @@
 /// Unfused (update kernels, then dots or norms, then M^{-1}): 3 + 1 + 3, 4 + 3 + 2 and 4 + 3
 /// vector reads and writes; fused: 5 (3 without D), 8 and 6 (4): 19 instead of 23 words per
 /// row and 5 launches fewer per iteration. The reductions run in blocks of rows on host threads
-/// (kernels::impl::reduce_rows: four partial sums instead of one chain of dependent adds).
-/// The sums are local: the caller sums them over
-/// processes (Reduction::sum), one message each, as before.
+/// (kernels::impl::reduce_rows: two partial sums instead of one chain of dependent adds).
+/// The sums are local: the caller sums them over processes (Reduction::sum), one message each,
+/// as before.
 /// Named functors: Bicgstab is instantiated in its ETI files and by the distributed run task
 /// and tests (docs/conventions.md, section 11).
 
