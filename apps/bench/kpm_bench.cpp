@@ -31,7 +31,7 @@
 // vectors with `moments` moments; reported is the median time / (R * ceil(moments / 2)).
 // Naive and augmented run R = 1 (they treat vectors one after another).
 //
-// Usage: kelp-bench-kpm [--n 100] [--nz 25] [--moments 64] [--repeats 5] [--max-block 64]
+// Usage: kelp-bench-kpm [--n 100] [--nz 25] [--moments 64] [--repeats 5] [--min-block 1] [--max-block 64]
 //        [--triad-mb auto] [--triad-repeats 10] [--flop-repeats 5]
 //        [--blocked-kernel auto|row|team|both]
 //   --n 100 --nz 25 gives 4 * 100 * 100 * 25 = 10^6 rows (the paper's size class; GPU / quiet
@@ -65,6 +65,7 @@ struct Options {
   long long nz = 25;
   int moments = 64;
   int repeats = 5;
+  int min_block = 1;  ///< smallest R of the blocked runs (profiling one R)
   int max_block = 64;
   double triad_mb = 0;
   int triad_repeats = 10;
@@ -114,6 +115,7 @@ int run(const Options& o) {
   if (o.blocked_kernel == "team" || o.blocked_kernel == "both") kernels.push_back(kpm::KpmBlockedKernel::team);
   if (o.blocked_kernel == "auto") kernels.push_back(gpu ? kpm::KpmBlockedKernel::team : kpm::KpmBlockedKernel::row);
   for (int R = 1; R <= max_r; R *= 2) {
+    if (R < o.min_block) continue;
     for (const auto kernel : kernels) variants.push_back({kpm::KpmImplementation::blocked, R, kernel});
   }
 
@@ -188,6 +190,7 @@ int main(int argc, char** argv) {
         app.add_option("--nz", options.nz, "sites in z")->check(CLI::Range(1, 100000))->capture_default_str();
         app.add_option("--moments", options.moments, "Chebyshev moments")->check(CLI::Range(2, 1000000))->capture_default_str();
         app.add_option("--repeats", options.repeats, "timed runs per variant")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--min-block", options.min_block, "smallest R of the blocked runs")->check(CLI::Range(1, 1024))->capture_default_str();
         app.add_option("--max-block", options.max_block, "largest R of the blocked runs")->check(CLI::Range(1, 1024))->capture_default_str();
         app.add_option("--triad-mb", options.triad_mb, "MB per triad array (0: auto)")->capture_default_str();
         app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
