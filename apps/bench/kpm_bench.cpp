@@ -33,13 +33,16 @@
 //
 // Usage: kelp-bench-kpm [--n 100] [--nz 25] [--moments 64] [--repeats 5] [--min-block 1] [--max-block 64]
 //        [--triad-mb auto] [--triad-repeats 10] [--flop-repeats 5]
-//        [--blocked-kernel auto|row|team|both]
+//        [--blocked-kernel auto|row|team|both] [--row-order natural|locality] [--shuffle]
 //   --n 100 --nz 25 gives 4 * 100 * 100 * 25 = 10^6 rows (the paper's size class; GPU / quiet
 //   runs); --n 24 --nz 8 (18432 rows) is a quick check on a shared machine.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -49,6 +52,7 @@
 #include "kelp/apps/bench/flop_peak.hpp"
 #include "kelp/apps/bench/triad.hpp"
 #include "kelp/kernels/generators/hamiltonians.hpp"
+#include "kelp/kernels/sparse/symmetric_permute.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
 
 namespace {
@@ -71,6 +75,8 @@ struct Options {
   int triad_repeats = 10;
   int flop_repeats = 5;
   std::string blocked_kernel = "auto";
+  std::string row_order = "natural";  ///< natural | locality (KpmRowOrder)
+  bool shuffle = false;               ///< renumber H at random first (a badly ordered input)
 };
 
 double median_of(std::vector<double> v) {
@@ -85,7 +91,23 @@ int run(const Options& o) {
   p.nx = p.ny = o.n;
   p.nz = o.nz;
   p.disorder = 1.0;
-  const auto H = kelp::generators::topological_insulator<Complex>(p);
+  auto H = kelp::generators::topological_insulator<Complex>(p);
+  if (o.shuffle) {  // a fixed random symmetric renumbering: neighbours scattered over all rows
+    std::vector<std::int64_t> order(static_cast<std::size_t>(H.num_rows()));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(20261127));
+    H = kelp::kernels::symmetric_permute(H, order);
+  }
+  const int max_r = std::max(1, o.max_block);
+  Kokkos::View<const long long*, typename kelp::CrsMatrix<Complex>::memory_space> row_of;
+  double order_seconds = 0;
+  if (o.row_order == "locality") {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto ordered = kpm::kpm_locality_ordered(H, max_r);
+    order_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    H = ordered.H;
+    row_of = ordered.old_of_new;
+  }
   const double N = H.num_rows(), nnz = static_cast<double>(H.nnz());
   const auto scaling = kpm::KpmScaling::from_bounds(kpm::gershgorin_bounds(H), 0.01);
   const double flops = kpm::kpm_flops_per_product(H.num_rows(), H.nnz(), true);
@@ -95,11 +117,13 @@ int run(const Options& o) {
                        {"nnz", H.nnz()}, {"nnz_per_row", nnz / N}, {"moments", o.moments},
                        {"repeats", o.repeats}, {"threads", Kokkos::DefaultExecutionSpace::concurrency()},
                        {"execution_space", Kokkos::DefaultExecutionSpace::name()},
-                       {"cpu", kelp::bench::cpu_model()}, {"flops_per_vector_product", flops}});
+                       {"cpu", kelp::bench::cpu_model()}, {"flops_per_vector_product", flops},
+                       {"shuffled", o.shuffle}, {"row_order", o.row_order},
+                       {"locality_part_rows", o.row_order == "locality" ? kpm::kpm_locality_part_rows<Complex>(max_r) : 0},
+                       {"order_seconds", order_seconds}});
 
-  const int max_r = std::max(1, o.max_block);
   Block start("kpm_bench::start", H.num_rows(), max_r);
-  kpm::kpm_start_vectors(start, kpm::KpmTrace::stochastic, kpm::KpmRandomVector::random_phase, 1, 0);
+  kpm::kpm_start_vectors(start, kpm::KpmTrace::stochastic, kpm::KpmRandomVector::random_phase, 1, 0, row_of);
   const int products = (o.moments + 1) / 2;
 
   struct Variant {
@@ -195,6 +219,9 @@ int main(int argc, char** argv) {
         app.add_option("--triad-mb", options.triad_mb, "MB per triad array (0: auto)")->capture_default_str();
         app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--flop-repeats", options.flop_repeats, "flop peak runs")->check(CLI::Range(1, 1000))->capture_default_str();
+        app.add_option("--row-order", options.row_order, "row order of H (locality: kpm_locality_ordered for the largest R)")
+            ->check(CLI::IsMember({"natural", "locality"}))->capture_default_str();
+        app.add_flag("--shuffle", options.shuffle, "renumber H at random first (a badly ordered input)");
         app.add_option("--blocked-kernel", options.blocked_kernel, "kernel of the blocked runs (auto: team on GPUs, row on CPUs)")
             ->check(CLI::IsMember({"auto", "row", "team", "both"}))->capture_default_str();
       },

@@ -61,9 +61,34 @@ void check_hermitian(const CrsMatrix<Scalar>& H, double relative_tolerance);
 /// random (Rademacher or random phase, a hash of (seed, row, vector), independent of threads and
 /// blocks) for the stochastic trace, or the basis vectors e_{first_vector + c} for the exact trace.
 /// @throws InvalidArgument for random_phase with a real Scalar
+/// row_of (optional, one entry per row of V): row i of V gets the entries of row row_of(i), so
+/// that the start vectors of a permuted H (kpm_locality_ordered) are those of H, permuted alike.
 template <class Scalar>
 void kpm_start_vectors(const MultiVectorView<Scalar, Kokkos::LayoutRight>& V, KpmTrace trace,
-                       KpmRandomVector kind, std::uint64_t seed, long long first_vector);
+                       KpmRandomVector kind, std::uint64_t seed, long long first_vector,
+                       const Kokkos::View<const long long*, typename CrsMatrix<Scalar>::memory_space>& row_of = {});
+
+/// H renumbered into the locality order (KpmRowOrder::locality) and that order.
+template <class Scalar>
+struct KpmOrderedHamiltonian {
+  CrsMatrix<Scalar> H;  ///< P H P^T
+  /// old_of_new(i): the row of the given H that is row i here (kpm_start_vectors' row_of).
+  Kokkos::View<long long*, typename CrsMatrix<Scalar>::memory_space> old_of_new;
+};
+
+/// P H P^T for the order kernels::locality_order(H, part_rows) (part_rows 0: automatic), with
+/// that order. The moments of H with start vectors V equal those of P H P^T with P V (made by
+/// kpm_start_vectors with row_of = old_of_new) up to rounding. Host work, O(nnz log row length).
+/// @throws DimensionMismatch when H is not square, InvalidArgument for part_rows < 0
+template <class Scalar>
+KpmOrderedHamiltonian<Scalar> kpm_locality_ordered(const CrsMatrix<Scalar>& H, int block_width,
+                                                   long long part_rows = 0);
+
+/// Rows per part of the automatic locality order for blocks of block_width vectors: parts
+/// whose block rows of V take about 16 MiB on GPUs (an H100's L2 holds 50 MB, shared with the
+/// streams of H and W), 1 MiB on host spaces (about a core's L2); at least 64 rows.
+template <class Scalar>
+long long kpm_locality_part_rows(int block_width);
 
 /// Raw moments of the start vectors (columns of the n x R row-major block `start`), with the
 /// chosen implementation (block_size vectors per block for `blocked`, run by `blocked_kernel`:
@@ -116,8 +141,12 @@ double kpm_flops_per_product(long long num_rows, long long nnz, bool is_complex)
   PREFIX template SpectralBounds gershgorin_bounds(const CrsMatrix<SCALAR>&);                     \
   PREFIX template SpectralBounds lanczos_bounds(const CrsMatrix<SCALAR>&, int, std::uint64_t);   \
   PREFIX template void check_hermitian(const CrsMatrix<SCALAR>&, double);                        \
-  PREFIX template void kpm_start_vectors(const MultiVectorView<SCALAR, Kokkos::LayoutRight>&,     \
-                                         KpmTrace, KpmRandomVector, std::uint64_t, long long);    \
+  PREFIX template void kpm_start_vectors(                                                         \
+      const MultiVectorView<SCALAR, Kokkos::LayoutRight>&, KpmTrace, KpmRandomVector, std::uint64_t, \
+      long long, const Kokkos::View<const long long*, typename CrsMatrix<SCALAR>::memory_space>&); \
+  PREFIX template KpmOrderedHamiltonian<SCALAR> kpm_locality_ordered(const CrsMatrix<SCALAR>&, int,  \
+                                                                     long long);                   \
+  PREFIX template long long kpm_locality_part_rows<SCALAR>(int);                                     \
   PREFIX template KpmMoments kpm_moments(const CrsMatrix<SCALAR>&, const KpmScaling&,             \
                                          const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, \
                                          int, KpmImplementation, int, double, KpmBlockedKernel);  \

@@ -21,6 +21,9 @@ const char* to_string(KpmImplementation value) {
   }
   return "?";
 }
+const char* to_string(KpmRowOrder value) {
+  return value == KpmRowOrder::locality ? "locality" : "natural";
+}
 const char* to_string(KpmBlockedKernel value) {
   switch (value) {
     case KpmBlockedKernel::automatic: return "automatic";
@@ -47,6 +50,9 @@ void validate(const KpmParams& p) {
                "kelp::solvers::KpmParams: num_vectors = " << p.num_vectors << ", expected >= 1");
   KELP_REQUIRE(p.block_size >= 1, InvalidArgument,
                "kelp::solvers::KpmParams: block_size = " << p.block_size << ", expected >= 1");
+  KELP_REQUIRE(p.locality_part_rows >= 0, InvalidArgument,
+               "kelp::solvers::KpmParams: locality_part_rows = " << p.locality_part_rows
+                                                                 << ", expected >= 0 (0: automatic)");
   KELP_REQUIRE(p.lorentz_lambda > 0, InvalidArgument,
                "kelp::solvers::KpmParams: lorentz_lambda = " << p.lorentz_lambda
                                                              << ", expected > 0");

@@ -47,7 +47,16 @@ enum class KpmBlockedKernel {
   team        ///< the R vectors across the vector lanes of a team, several rows per team (GPUs)
 };
 
+/// Order in which kpm_dos visits the rows of H (the moments do not depend on it: H is permuted
+/// symmetrically and the start vectors with it).
+enum class KpmRowOrder {
+  natural,  ///< H as given
+  locality  ///< parts of compact graph neighbourhoods, one after another
+            ///< (kernels::locality_order): the block rows of V a part gathers stay in cache
+};
+
 const char* to_string(KpmImplementation value);
+const char* to_string(KpmRowOrder value);
 const char* to_string(KpmBlockedKernel value);
 const char* to_string(KpmRandomVector value);
 const char* to_string(KpmTrace value);
@@ -70,6 +79,11 @@ struct KpmParams {
   int block_size = 32;
   /// Kernel of the blocked implementation; automatic: team on GPUs, row on CPUs.
   KpmBlockedKernel blocked_kernel = KpmBlockedKernel::automatic;
+  /// Row order of the moment products; locality pays off when a row's neighbours lie far
+  /// apart in the given numbering (badly ordered files; lattices wider than the cache holds).
+  KpmRowOrder row_order = KpmRowOrder::natural;
+  /// Rows per part of the locality order (>= 0); 0 picks kpm_locality_part_rows(block width).
+  long long locality_part_rows = 0;
   KpmDampingKernel kernel = KpmDampingKernel::jackson;
   /// lambda of the Lorentz kernel (> 0); 4 is the usual choice (Weisse et al.).
   double lorentz_lambda = 4.0;

@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <numeric>
 #include <random>
 #include <vector>
 
 #include "kelp/kernels/core/crs_from_coo.hpp"
 #include "kelp/kernels/generators/hamiltonians.hpp"
+#include "kelp/kernels/sparse/symmetric_permute.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
 #include "test/support/expect.hpp"
 
@@ -243,6 +246,78 @@ TEST(Kpm, EmptyMatrixGivesZeroMomentsWithTheTeamKernel) {
                                             3, 1e-6, solvers::KpmBlockedKernel::team);
   ASSERT_EQ(moments.values.size(), 12u);
   for (double mu : moments.values) EXPECT_EQ(mu, 0.0);
+}
+
+/// The locality order renumbers H and the start vectors alike, so every vector's moments are
+/// those of the natural order up to rounding: per vector through kpm_moments, and the density
+/// through kpm_dos (stochastic and exact traces, small parts so that there are many). H is a TI
+/// lattice renumbered at random (a badly ordered input) and a real cubic lattice.
+template <class Scalar>
+void expect_locality_order_keeps_the_moments(const CrsMatrix<Scalar>& H, solvers::KpmRandomVector kind) {
+  const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
+  const int R = 5;
+  MultiVectorView<Scalar, Kokkos::LayoutRight> start("start", H.num_rows(), R);
+  solvers::kpm_start_vectors(start, KpmTrace::stochastic, kind, 3, 0);
+  const auto ordered = solvers::kpm_locality_ordered(H, R, 7);
+  MultiVectorView<Scalar, Kokkos::LayoutRight> start_ordered("start_ordered", H.num_rows(), R);
+  solvers::kpm_start_vectors(start_ordered, KpmTrace::stochastic, kind, 3, 0, ordered.old_of_new);
+  const double n = H.num_rows();
+  for (auto impl : {KpmImplementation::naive, KpmImplementation::blocked}) {
+    const auto natural = solvers::kpm_moments(H, scaling, start, 30, impl, 4, 1e-6);
+    const auto local = solvers::kpm_moments(ordered.H, scaling, start_ordered, 30, impl, 4, 1e-6);
+    for (int r = 0; r < R; ++r) {
+      for (int m = 0; m < 30; ++m) {
+        EXPECT_NEAR(local.at(r, m), natural.at(r, m), 1e-11 * n) << to_string(impl) << " r " << r << " m " << m;
+      }
+    }
+  }
+  for (auto trace : {KpmTrace::stochastic, KpmTrace::exact}) {
+    KpmParams params;
+    params.trace = trace;
+    params.random_vector = kind;
+    params.num_moments = 24;
+    params.num_vectors = 6;
+    params.block_size = 4;
+    const auto energies = grid(-1, 1, 9);
+    const auto natural = solvers::kpm_dos(H, params, energies);
+    params.row_order = solvers::KpmRowOrder::locality;
+    params.locality_part_rows = 7;
+    const auto local = solvers::kpm_dos(H, params, energies);
+    ASSERT_EQ(local.moments.size(), natural.moments.size());
+    for (std::size_t m = 0; m < natural.moments.size(); ++m) {
+      EXPECT_NEAR(local.moments[m], natural.moments[m], 1e-11) << to_string(trace) << " m " << m;
+    }
+    for (std::size_t k = 0; k < energies.size(); ++k) {
+      EXPECT_NEAR(local.density[k], natural.density[k], 1e-10 * (1 + natural.density[k])) << to_string(trace);
+    }
+  }
+}
+
+TEST(Kpm, LocalityOrderKeepsTheMomentsOfAShuffledTopologicalInsulator) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = p.ny = 4;
+  p.nz = 3;
+  p.disorder = 1.0;
+  const auto H = generators::topological_insulator<Complex>(p);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(H.num_rows()));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(29));
+  expect_locality_order_keeps_the_moments(kernels::symmetric_permute(H, order), solvers::KpmRandomVector::random_phase);
+}
+
+TEST(Kpm, LocalityOrderKeepsTheMomentsOfACubicLattice) {
+  expect_locality_order_keeps_the_moments(generators::tight_binding<double>(6, 5, 4, 1.0, true),
+                                          solvers::KpmRandomVector::rademacher);
+}
+
+TEST(Kpm, LocalityOrderRejectsNegativePartRows) {
+  const auto H = generators::tight_binding<double>(5, 1, 1, 1.0, false);
+  KpmParams params;
+  params.row_order = solvers::KpmRowOrder::locality;
+  params.locality_part_rows = -1;
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
+                                                 "locality_part_rows = -1");
+  EXPECT_GE(solvers::kpm_locality_part_rows<double>(32), 64);
 }
 
 TEST(Kpm, StartVectorsDependOnlyOnSeedRowAndIndex) {

@@ -137,6 +137,12 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   const DosConfig& d = config.dos;
   const KpmParams& p = d.params;
   dist::collective_try(comm, where, [&] { validate(p); });
+  // Under MPI the rows are already renumbered by the partition (partition: metis); the
+  // single-process locality order is not applied to a rank's rows.
+  dist::require_all(comm, p.row_order == KpmRowOrder::natural,
+                    "dos.row_order: locality is for one process; under mpirun the rows follow the "
+                    "partition (partition: metis groups neighbours), so use row_order: natural",
+                    where);
   auto start = Clock::now();
   std::string matrix;
   dist::LocalRows<Scalar> rows = dist_task::build_rows<Scalar>(config.problem, comm, matrix, where);

@@ -12,6 +12,10 @@ const Choices<KpmImplementation>& implementation_choices() {
                                             {KpmImplementation::blocked, "blocked"}};
   return c;
 }
+const Choices<KpmRowOrder>& row_order_choices() {
+  static const Choices<KpmRowOrder> c{{KpmRowOrder::natural, "natural"}, {KpmRowOrder::locality, "locality"}};
+  return c;
+}
 const Choices<KpmRandomVector>& random_vector_choices() {
   static const Choices<KpmRandomVector> c{{KpmRandomVector::rademacher, "rademacher"},
                                           {KpmRandomVector::random_phase, "random_phase"}};
@@ -42,6 +46,8 @@ void dos_config_fields(config::FieldVisitor& v, DosConfig& config) {
   v.field("trace", p.trace, trace_choices());
   v.field("implementation", p.implementation, implementation_choices());
   v.field("block_size", p.block_size, Bounds::at_least(1));
+  v.field("row_order", p.row_order, row_order_choices());
+  v.field("locality_part_rows", p.locality_part_rows, Bounds::at_least(0));
   v.field("kernel", p.kernel, kernel_choices());
   v.field("lorentz_lambda", p.lorentz_lambda, Bounds::greater_than(0));
   v.field("bounds", p.bounds, bounds_choices());

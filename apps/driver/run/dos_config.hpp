@@ -13,6 +13,8 @@
 ///     trace: stochastic                # stochastic | exact (all N basis vectors)
 ///     implementation: blocked          # naive | augmented | blocked
 ///     block_size: 16
+///     row_order: natural               # natural | locality (rows grouped into compact parts)
+///     locality_part_rows: 0            # rows per part of the locality order; 0: automatic
 ///     kernel: jackson                  # jackson | lorentz
 ///     lorentz_lambda: 4.0
 ///     bounds: lanczos                  # lanczos | gershgorin

@@ -10,6 +10,8 @@
 #include "kelp/kernels/blas1/axpby.hpp"
 #include "kelp/kernels/blas1/dot.hpp"
 #include "kelp/kernels/blas1/norms.hpp"
+#include "kelp/kernels/graph/locality_order.hpp"
+#include "kelp/kernels/sparse/symmetric_permute.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/solvers/kpm/impl/kpm_fixed_width_kernel.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
@@ -339,7 +341,11 @@ void check_hermitian(const CrsMatrix<Scalar>& H, double relative_tolerance) {
 
 template <class Scalar>
 void kpm_start_vectors(const MultiVectorView<Scalar, Kokkos::LayoutRight>& V, KpmTrace trace,
-                       KpmRandomVector kind, std::uint64_t seed, long long first_vector) {
+                       KpmRandomVector kind, std::uint64_t seed, long long first_vector,
+                       const Kokkos::View<const long long*, typename CrsMatrix<Scalar>::memory_space>& row_of) {
+  KELP_REQUIRE(row_of.extent(0) == 0 || row_of.extent(0) == V.extent(0), DimensionMismatch,
+               "kelp::solvers::kpm_start_vectors: row_of has " << row_of.extent(0) << " entries, V has "
+                                                               << V.extent(0) << " rows");
   KELP_REQUIRE(ScalarTraits<Scalar>::is_complex || trace == KpmTrace::exact ||
                    kind != KpmRandomVector::random_phase,
                InvalidArgument,
@@ -350,7 +356,37 @@ void kpm_start_vectors(const MultiVectorView<Scalar, Kokkos::LayoutRight>& V, Kp
   Kokkos::parallel_for("kelp::solvers::kpm_start_vectors",
                        Kokkos::RangePolicy<Exec>(0, static_cast<long long>(V.extent(0))),
                        impl::KpmStartVectors<Scalar, MultiVectorView<Scalar, Kokkos::LayoutRight>>{
-                           V, seed, first_vector, mode});
+                           V, seed, first_vector, mode, row_of});
+}
+
+template <class Scalar>
+long long kpm_locality_part_rows(int block_width) {
+  constexpr bool gpu = impl::kpm_is_warp_space<typename CrsMatrix<Scalar>::execution_space>();
+  const double bytes = gpu ? 16.0 * (1 << 20) : 1.0 * (1 << 20);
+  const double row_bytes = static_cast<double>(std::max(1, block_width)) * sizeof(Scalar);
+  return std::max<long long>(64, static_cast<long long>(bytes / row_bytes));
+}
+
+template <class Scalar>
+KpmOrderedHamiltonian<Scalar> kpm_locality_ordered(const CrsMatrix<Scalar>& H, int block_width,
+                                                   long long part_rows) {
+  KELP_REQUIRE(part_rows >= 0, InvalidArgument,
+               "kelp::solvers::kpm_locality_ordered: part_rows = " << part_rows << ", expected >= 0 (0: automatic)");
+  KELP_REQUIRE(H.num_rows() == H.num_cols(), DimensionMismatch,
+               "kelp::solvers::kpm_locality_ordered: H is " << H.num_rows() << " x " << H.num_cols()
+                                                            << ", expected square");
+  const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.row_map());
+  const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.entries());
+  const std::vector<std::int64_t> order = kernels::locality_order(
+      H.num_rows(), row_map, entries, part_rows > 0 ? part_rows : kpm_locality_part_rows<Scalar>(block_width));
+  KpmOrderedHamiltonian<Scalar> result;
+  result.H = kernels::symmetric_permute(H, order);
+  result.old_of_new = decltype(result.old_of_new)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::solvers::kpm::old_of_new"), order.size());
+  auto host = Kokkos::create_mirror_view(result.old_of_new);
+  for (std::size_t i = 0; i < order.size(); ++i) host(i) = static_cast<long long>(order[i]);
+  Kokkos::deep_copy(result.old_of_new, host);
+  return result;
 }
 
 template <class Scalar>
@@ -436,6 +472,14 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
   const long long num_vectors = params.trace == KpmTrace::exact ? n : params.num_vectors;
   // Start vectors are made block by block, so the exact trace never holds an n x n block.
   const long long chunk = std::max<long long>(1, std::min<long long>(params.block_size, num_vectors));
+  // The locality order permutes H and the start vectors alike: the moments do not change.
+  CrsMatrix<Scalar> ordered = H;
+  Kokkos::View<const long long*, typename CrsMatrix<Scalar>::memory_space> row_of;
+  if (params.row_order == KpmRowOrder::locality) {
+    const auto o = kpm_locality_ordered(H, static_cast<int>(chunk), params.locality_part_rows);
+    ordered = o.H;
+    row_of = o.old_of_new;
+  }
   impl::KpmBlock<Scalar> start("kelp::solvers::kpm_dos::start", n, chunk);
   KpmMoments all;
   all.num_moments = params.num_moments;
@@ -446,8 +490,8 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
   for (long long first = 0; first < num_vectors; first += chunk) {
     const long long count = std::min(chunk, num_vectors - first);
     impl::KpmBlock<Scalar> block = count == chunk ? start : impl::KpmBlock<Scalar>("kelp::solvers::kpm_dos::start", n, count);
-    kpm_start_vectors(block, params.trace, params.random_vector, params.seed, first);
-    const KpmMoments part = kpm_moments(H, result.scaling, block, params.num_moments,
+    kpm_start_vectors(block, params.trace, params.random_vector, params.seed, first, row_of);
+    const KpmMoments part = kpm_moments(ordered, result.scaling, block, params.num_moments,
                                         params.implementation, params.block_size,
                                         params.growth_tolerance, params.blocked_kernel);
     all.values.insert(all.values.end(), part.values.begin(), part.values.end());
