@@ -105,7 +105,10 @@ TEST(DosTask, ImplementationsAndChainGeneratorAgree) {
                                                              "energy_max: 2.5, num_energies: 11"));
     std::ostringstream out;
 
-    densities.push_back(solvers::run(config, out).dos.result.density);
+    const auto result = solvers::run(config, out);
+    densities.push_back(result.dos.result.density);
+    EXPECT_EQ(result.solver_summary.find("rows: locality") != std::string::npos,
+              impl.find("locality") != std::string::npos) << result.solver_summary;
   }
 
   for (std::size_t k = 0; k < 11; ++k) {

@@ -62,9 +62,10 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
   const DosConfig& d = config.dos;
   const KpmParams& p = d.params;
   char summary[256];
-  std::snprintf(summary, sizeof summary, "kpm {moments: %d, vectors: %d, trace: %s, %s, block %d, %s}",
+  std::snprintf(summary, sizeof summary, "kpm {moments: %d, vectors: %d, trace: %s, %s, block %d, %s%s}",
                 p.num_moments, p.trace == KpmTrace::exact ? H.num_rows() : p.num_vectors,
-                to_string(p.trace), to_string(p.implementation), p.block_size, to_string(p.kernel));
+                to_string(p.trace), to_string(p.implementation), p.block_size, to_string(p.kernel),
+                p.row_order == KpmRowOrder::locality ? ", rows: locality" : "");
   result.solver_summary = summary;
   out << "solver: " << result.solver_summary << "\n";
 
