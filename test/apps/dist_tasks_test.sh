@@ -107,4 +107,5 @@ expect_error "$configs/dist_laplace3d_lobpcg.yaml" "missing.mtx" --set "problem=
 expect_error "$configs/dist_ti_dos.yaml" "random_phase needs a complex" --set problem.scalar=double \
   --set 'problem.generator={type: laplace2d, nx: 4, ny: 4}'
 expect_error "$configs/dist_ti_dos.yaml" "unknown key 'bogus'" --set dos.bogus=1
+expect_error "$configs/dist_ti_dos.yaml" "row_order: locality is for one process" --set dos.row_order=locality
 echo "dist_tasks_test: passed on $np ranks"

@@ -141,7 +141,8 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   // single-process locality order is not applied to a rank's rows.
   dist::require_all(comm, p.row_order == KpmRowOrder::natural,
                     "dos.row_order: locality is for one process; under mpirun the rows follow the "
-                    "partition (partition: metis groups neighbours), so use row_order: natural",
+                    "distribution (distribution.partition: metis groups neighbours), so use "
+                    "row_order: natural",
                     where);
   auto start = Clock::now();
   std::string matrix;
