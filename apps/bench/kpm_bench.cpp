@@ -33,7 +33,7 @@
 //
 // Usage: kelp-bench-kpm [--n 100] [--nz 25] [--moments 64] [--repeats 5] [--min-block 1] [--max-block 64]
 //        [--triad-mb auto] [--triad-repeats 10] [--flop-repeats 5]
-//        [--blocked-kernel auto|row|team|both] [--row-order natural|locality] [--shuffle]
+//        [--blocked-kernel auto|row|team|both] [--row-order natural|locality] [--part-rows 0] [--shuffle]
 //   --n 100 --nz 25 gives 4 * 100 * 100 * 25 = 10^6 rows (the paper's size class; GPU / quiet
 //   runs); --n 24 --nz 8 (18432 rows) is a quick check on a shared machine.
 #include <Kokkos_Core.hpp>
@@ -76,6 +76,7 @@ struct Options {
   int flop_repeats = 5;
   std::string blocked_kernel = "auto";
   std::string row_order = "natural";  ///< natural | locality (KpmRowOrder)
+  long long part_rows = 0;            ///< rows per part of the locality order (0: automatic)
   bool shuffle = false;               ///< renumber H at random first (a badly ordered input)
 };
 
@@ -103,7 +104,7 @@ int run(const Options& o) {
   double order_seconds = 0;
   if (o.row_order == "locality") {
     const auto t0 = std::chrono::steady_clock::now();
-    const auto ordered = kpm::kpm_locality_ordered(H, max_r);
+    const auto ordered = kpm::kpm_locality_ordered(H, max_r, o.part_rows);
     order_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     H = ordered.H;
     row_of = ordered.old_of_new;
@@ -119,7 +120,9 @@ int run(const Options& o) {
                        {"execution_space", Kokkos::DefaultExecutionSpace::name()},
                        {"cpu", kelp::bench::cpu_model()}, {"flops_per_vector_product", flops},
                        {"shuffled", o.shuffle}, {"row_order", o.row_order},
-                       {"locality_part_rows", o.row_order == "locality" ? kpm::kpm_locality_part_rows<Complex>(max_r) : 0},
+                       {"locality_part_rows", o.row_order != "locality" ? 0
+                                              : o.part_rows > 0 ? o.part_rows
+                                                                : kpm::kpm_locality_part_rows<Complex>(max_r)},
                        {"order_seconds", order_seconds}});
 
   Block start("kpm_bench::start", H.num_rows(), max_r);
@@ -221,6 +224,8 @@ int main(int argc, char** argv) {
         app.add_option("--flop-repeats", options.flop_repeats, "flop peak runs")->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--row-order", options.row_order, "row order of H (locality: kpm_locality_ordered for the largest R)")
             ->check(CLI::IsMember({"natural", "locality"}))->capture_default_str();
+        app.add_option("--part-rows", options.part_rows, "rows per part of the locality order (0: automatic)")
+            ->check(CLI::Range(0LL, 1LL << 40))->capture_default_str();
         app.add_flag("--shuffle", options.shuffle, "renumber H at random first (a badly ordered input)");
         app.add_option("--blocked-kernel", options.blocked_kernel, "kernel of the blocked runs (auto: team on GPUs, row on CPUs)")
             ->check(CLI::IsMember({"auto", "row", "team", "both"}))->capture_default_str();

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -91,6 +92,33 @@ TEST(BenchKpm, ShuffledInputInTheLocalityOrderFromMinBlock) {
   ASSERT_EQ(measurements.size(), 4u);  // naive, augmented, blocked 2, 4 (--min-block 2)
   EXPECT_EQ(measurements[2]["R"], 2);
   for (const auto& m : measurements) EXPECT_LE(m["max_relative_moment_difference"].get<double>(), 1e-9);
+}
+
+/// --part-rows sets the locality order's part size (the config line reports it); moments still
+/// match naive with parts smaller than the lattice's planes.
+TEST(BenchKpm, LocalityPartRowsFromTheCommandLine) {
+  const auto lines = run_bench("--n 4 --nz 3 --moments 8 --repeats 1 --min-block 4 --max-block 4 --triad-mb 1"
+                               " --triad-repeats 1 --flop-repeats 1 --row-order locality --part-rows 40",
+                               "kpm_bench_parts");
+  const auto configs = of_kind(lines, "config");
+  ASSERT_EQ(configs.size(), 1u);
+  EXPECT_EQ(configs[0]["locality_part_rows"].get<long long>(), 40);
+  const auto measurements = of_kind(lines, "measurement");
+  ASSERT_EQ(measurements.size(), 3u);  // naive, augmented, blocked 4
+  for (const auto& m : measurements) EXPECT_LE(m["max_relative_moment_difference"].get<double>(), 1e-9);
+}
+
+TEST(BenchKpm, NegativePartRowsIsACommandLineError) {
+  const char* dir = std::getenv("KELP_BINARY_DIR");
+  const std::string binary = std::string(dir ? dir : KELP_BINARY_DIR) + "/apps/bench/kelp-bench-kpm";
+  test::TempDir streams("kpm_bench_bad_parts");
+  const std::string command = binary + " --n 3 --nz 2 --part-rows -5 >" + streams.file("out") + " 2>" + streams.file("err");
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2) << command;
+  std::ifstream err(streams.file("err"));
+  const std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("--part-rows"), std::string::npos) << text;
 }
 
 }  // namespace
