@@ -141,7 +141,7 @@ struct KpmTeamWorkspace {
     probe.entries = H.entries();
     probe.values = H.values();
     shape = kpm_team_shape(H.num_rows(), num_vectors, probe);
-    partials = typename Functor::Partials("kelp::solvers::kpm::team_partials", shape.league_size,
+    partials = typename Functor::Partials("kelp::solvers::kpm::team_partials", shape.rows.league_size,
                                           2 * num_vectors);
     sums = Sums("kelp::solvers::kpm::team_sums", 2 * num_vectors);
     sums_host = Kokkos::create_mirror_view(sums);
@@ -163,12 +163,17 @@ void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
   f.W = W;
   f.partials = ws.partials;
   f.num_rows = H.num_rows();
-  f.rows_per_team = ws.shape.rows_per_team;
+  f.team_offset = ws.shape.rows.team_offset;
+  f.team_span = ws.shape.rows.team_span;
+  f.row_step = ws.shape.rows.row_step;
   f.lanes = ws.shape.vector_length;
   f.scratch_level = ws.shape.scratch_level;
-  Kokkos::TeamPolicy<Exec> policy(ws.shape.league_size, ws.shape.team_size, ws.shape.vector_length);
+  Kokkos::TeamPolicy<Exec> policy(ws.shape.rows.league_size, ws.shape.team_size, ws.shape.vector_length);
   policy.set_scratch_size(ws.shape.scratch_level, Kokkos::PerTeam(ws.shape.scratch_bytes));
   Kokkos::parallel_for("kelp::solvers::kpm(blocked team)", policy, f);
+  // After the launch: Kokkos sets its cache preference at the kernel's first launch, and another
+  // block width may have set another carveout since (team_occupancy.hpp).
+  kelp::impl::team_kernel_prefer_l1<Functor, Kokkos::TeamPolicy<Exec>>(ws.shape.occupancy);
   using Sum = KpmSumPartials<typename Functor::Partials, typename KpmTeamWorkspace<Scalar>::Sums>;
   Kokkos::parallel_for("kelp::solvers::kpm(blocked team sums)",
                        Kokkos::TeamPolicy<Exec>(2 * R, Kokkos::AUTO), Sum{ws.partials, ws.sums});

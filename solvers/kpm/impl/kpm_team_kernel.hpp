@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kelp/kernels/core/team_occupancy.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
 #include "kelp/solvers/kpm/kpm_params.hpp"
 
@@ -45,8 +46,12 @@ bool kpm_blocked_uses_team(KpmBlockedKernel kernel) {
   return kernel == KpmBlockedKernel::team;
 }
 
-/// W <- alpha H V + beta V - gamma W on rows [league_rank * rows_per_team, +rows_per_team), and
-/// partials(league_rank, c) = <V_c|V_c>, partials(league_rank, R + c) = Re <W_c|V_c> over them.
+/// W <- alpha H V + beta V - gamma W on the team's rows, and partials(league_rank, c) = <V_c|V_c>,
+/// partials(league_rank, R + c) = Re <W_c|V_c> over them. Team l's member t takes rows
+/// l * team_offset + t, then every row_step rows after it, below min(l * team_offset + team_span, n):
+/// a contiguous range per team (team_offset = team_span = rows per team, row_step = members) or
+/// rows interleaved over the league (team_offset = members, team_span = n, row_step = league *
+/// members); KpmTeamRows holds the three numbers.
 template <class Matrix, class Block>
 struct KpmBlockedTeamSpmmv {
   using Scalar = typename Matrix::scalar_type;
@@ -64,7 +69,9 @@ struct KpmBlockedTeamSpmmv {
   Partials partials;
   double alpha = 0, beta = 0, gamma = 0;
   long long num_rows = 0;
-  long long rows_per_team = 0;
+  long long team_offset = 0;  ///< first row of team l: l * team_offset (+ member rank)
+  long long team_span = 0;    ///< team l's rows lie below l * team_offset + team_span
+  long long row_step = 1;     ///< a member's next row
   int lanes = 1;  ///< vector lanes per team member (KpmTeamShape::vector_length)
   int scratch_level = 0;
 
@@ -100,19 +107,19 @@ struct KpmBlockedTeamSpmmv {
         acc(t, R + c) = 0.0;
       });
     }
-    const long long first = team.league_rank() * rows_per_team;
-    const long long last = first + rows_per_team < num_rows ? first + rows_per_team : num_rows;
+    const long long first = team.league_rank() * team_offset;
+    const long long last = first + team_span < num_rows ? first + team_span : num_rows;
     if (R <= lanes) {
       // One vector per lane: its two sums stay in registers over all the member's rows, and
       // the scratch slots are written once (instead of a shared-memory update per row).
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
         double vv = 0, wv = 0;
-        for (long long i = first + t; i < last; i += members) update_row(i, c, vv, wv);
+        for (long long i = first + t; i < last; i += row_step) update_row(i, c, vv, wv);
         acc(t, c) = vv;
         acc(t, R + c) = wv;
       });
     } else {
-      for (long long i = first + t; i < last; i += members) {
+      for (long long i = first + t; i < last; i += row_step) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
           update_row(i, c, acc(t, c), acc(t, R + c));
         });
@@ -147,21 +154,64 @@ struct KpmSumPartials {
   }
 };
 
+/// Which rows the teams take (KpmBlockedTeamSpmmv::team_offset, team_span, row_step): member t
+/// of team l takes rows l * team_offset + t, l * team_offset + t + row_step, ... below
+/// min(l * team_offset + team_span, n). Every row in [0, n) goes to exactly one (team, member).
+struct KpmTeamRows {
+  int league_size = 1;        ///< teams (= number of partials)
+  long long team_offset = 0;
+  long long team_span = 0;
+  long long row_step = 1;
+};
+
+/// Rows interleaved over `teams` teams of `team_size` members: pass p of team l takes rows
+/// (p * league + l) * team_size + t. At most one team per pass of team_size rows.
+inline KpmTeamRows kpm_interleaved_rows(long long num_rows, int team_size, long long teams) {
+  const long long passes = (num_rows + team_size - 1) / team_size;  // rows / members, rounded up
+  KpmTeamRows r;
+  r.league_size = static_cast<int>(std::max<long long>(1, std::min(passes, teams)));
+  r.team_offset = team_size;
+  r.team_span = std::max<long long>(1, num_rows);
+  r.row_step = static_cast<long long>(r.league_size) * team_size;
+  return r;
+}
+
+/// A contiguous range of whole passes (team_size rows each) per team, at most `max_teams` teams;
+/// n = 0 gives one idle team.
+inline KpmTeamRows kpm_range_rows(long long num_rows, int team_size, long long max_teams) {
+  const long long passes = (num_rows + team_size - 1) / team_size;
+  const long long league = std::max<long long>(1, std::min(passes, max_teams));
+  const long long rows_per_team = std::max<long long>(1, (passes + league - 1) / league) * team_size;
+  KpmTeamRows r;
+  r.league_size = static_cast<int>(std::max<long long>(1, (num_rows + rows_per_team - 1) / rows_per_team));
+  r.team_offset = r.team_span = rows_per_team;
+  r.row_step = team_size;
+  return r;
+}
+
 /// How the team kernel is launched for R vectors on n rows.
 struct KpmTeamShape {
-  int vector_length = 1;    ///< lanes per row
-  int team_size = 1;        ///< rows in flight per team
-  int league_size = 0;      ///< teams (= number of partials)
-  long long rows_per_team = 0;
+  int vector_length = 1;  ///< lanes per row
+  int team_size = 1;      ///< rows in flight per team
+  KpmTeamRows rows;       ///< the teams' rows; rows.league_size teams
   int scratch_level = 0;
   std::size_t scratch_bytes = 0;
+  kelp::impl::TeamKernelOccupancy occupancy;  ///< GPU: teams resident at once, L1 carveout
 };
 
 /// GPU: L = R rounded up to a power of two (at most 32) lanes per row and 256 / L rows per team
-/// (fewer when the 2R accumulators per row would take more than 16 KiB of shared memory, so that
-/// several teams share an SM), at most 8 teams per resident team slot, each a contiguous range
-/// of rows. Host: one lane, up to 4 members (the OpenMP pool limits it), 4 teams per thread.
-/// The shape depends only on (n, R, the execution space's concurrency): deterministic.
+/// (fewer when the 2R accumulators per row would take more than 16 KiB of shared memory), and
+/// as many teams as are resident at once (kelp::impl::team_kernel_occupancy), the rows
+/// interleaved over them: pass p of team l takes rows (p * league + l) * team_size + t. So the
+/// rows in flight at any time are one contiguous window of league * team_size rows that sweeps
+/// the matrix once, and the rows of V its rows gather (neighbours a few hundred or thousand rows
+/// away, closer with KpmRowOrder::locality) are still in L2 when the window passes them again.
+/// (Contiguous row ranges per team over 8 waves, the earlier shape, keep one row per team in
+/// flight across the whole resident range: at R = 32 V was read about three times per product.)
+/// Host: one lane, up to 4 members (the OpenMP pool limits it), 4 teams per thread, each a
+/// contiguous range of rows (the CPU prefetchers follow it).
+/// The shape depends only on (n, R, the device): the partials are summed in a fixed order, so a
+/// run gives the same bits every time on the same device.
 template <class Functor>
 KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& functor) {
   using Exec = typename Functor::Exec;
@@ -175,21 +225,24 @@ KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& 
     const int limit = Kokkos::TeamPolicy<Exec>(1, 1, s.vector_length)
                           .team_size_max(functor, Kokkos::ParallelForTag());
     s.team_size = std::max(1, std::min(s.team_size, limit));
-    const long long resident = std::max<long long>(1, Exec().concurrency() / (s.team_size * s.vector_length));
-    max_league = 8 * resident;
   } else {
     const int limit = Kokkos::TeamPolicy<Exec>(1, 1).team_size_max(functor, Kokkos::ParallelForTag());
     s.team_size = std::max(1, std::min(4, limit));
     max_league = 4 * static_cast<long long>(std::max(1, Exec().concurrency()));
   }
-  const long long passes = (num_rows + s.team_size - 1) / s.team_size;  // rows / members, rounded up
-  const long long league = std::max<long long>(1, std::min(passes, max_league));
-  const long long passes_per_team = (passes + league - 1) / league;
-  s.rows_per_team = std::max<long long>(1, passes_per_team) * s.team_size;  // n = 0: one idle team
-  s.league_size = static_cast<int>(std::max<long long>(1, (num_rows + s.rows_per_team - 1) / s.rows_per_team));
   s.scratch_bytes = Functor::scratch_bytes(s.team_size, R);
   // Beyond ~40 KiB per team (R in the thousands) the accumulators go to level-1 (global) scratch.
   s.scratch_level = s.scratch_bytes > 40960 ? 1 : 0;
+  if constexpr (kpm_is_warp_space<Exec>()) {
+    s.occupancy = kelp::impl::team_kernel_occupancy<Functor>(
+        Kokkos::TeamPolicy<Exec>(1, s.team_size, s.vector_length), s.scratch_level == 0 ? s.scratch_bytes : 0);
+    const long long resident = s.occupancy.known
+                                   ? s.occupancy.resident_teams()
+                                   : Exec().concurrency() / (s.team_size * s.vector_length);
+    s.rows = kpm_interleaved_rows(num_rows, s.team_size, resident);
+  } else {
+    s.rows = kpm_range_rows(num_rows, s.team_size, max_league);
+  }
   return s;
 }
 
