@@ -17,7 +17,8 @@
 ///     timing: the same configuration gives the same bits run to run.
 /// On host spaces the CPU kernel stays the default (kpm_blocked_uses_team); the team kernel runs
 /// there only when asked for (KpmBlockedKernel::team, used by the tests), with one lane.
-/// Included only by solvers/kpm/impl/kpm_impl.hpp (compiled in solvers/eti/kpm_*.cpp).
+/// Included by solvers/kpm/impl/kpm_impl.hpp (compiled in solvers/eti/kpm_*.cpp), and by
+/// test/solvers/kpm_team_rows_test.cpp for the row layouts (kpm_interleaved_rows, kpm_range_rows).
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
