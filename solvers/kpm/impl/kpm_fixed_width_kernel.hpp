@@ -10,9 +10,10 @@
 /// on the project's 2-core Xeon it ran at 0.3-0.45 of min(memory roof, measured flop peak) from
 /// R = 8 on (docs/performance.md, "Issue 12: the host blocked KPM kernel vectorised"). Here
 ///  - R is a template argument (kpm_fixed_width_step dispatches 1, 2, 4, ..., 64), and a block
-///    row is read as R pairs of doubles (re, im) (R / 2 pairs of two real entries), one SIMD
-///    register each (GCC's and Clang's vector extension);
-///  - a row is done in chunks of 4 pairs whose accumulators stay in registers over the row's
+///    row is read in SIMD registers of N doubles (GCC's and Clang's vector extension): N = 2 in a
+///    generic build (a complex entry (re, im) or two real entries a register), 4 with AVX, 8 with
+///    AVX-512 (kpm_simd_doubles);
+///  - a row is done in chunks of 4 registers whose accumulators stay in registers over the row's
 ///    nonzeros; the complex products a v are summed as two element-wise products that need no
 ///    shuffle inside the loop over the nonzeros:
 ///      direct += Re(a) (re v, im v),   crossed += Im(a) (re v, im v),
@@ -40,27 +41,44 @@ namespace kelp::solvers::impl {
 #if defined(__GNUC__) && !defined(__CUDACC__)
 #define KELP_KPM_FIXED_WIDTH_KERNEL 1
 
-/// Two doubles in one SIMD register: a complex entry (re, im) or two real entries. 16 bytes is
-/// the baseline x86-64 width (SSE2); aligned(8) because a thread's reduction array (sums) need not
-/// be 16-byte aligned.
-typedef double KpmDoublePair
-    __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double))));
+/// 2, 4 or 8 doubles in one SIMD register: complex entries (re, im) or real entries. aligned(8)
+/// because a thread's reduction array (sums) and a block row need not be aligned to the vector.
+typedef double KpmDoubles2 __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double))));
+typedef double KpmDoubles4 __attribute__((vector_size(4 * sizeof(double)), aligned(sizeof(double))));
+typedef double KpmDoubles8 __attribute__((vector_size(8 * sizeof(double)), aligned(sizeof(double))));
+template <int N> struct KpmDoublesOf;
+template <> struct KpmDoublesOf<2> { using type = KpmDoubles2; };
+template <> struct KpmDoublesOf<4> { using type = KpmDoubles4; };
+template <> struct KpmDoublesOf<8> { using type = KpmDoubles8; };
 
-template <class Matrix, class Block, int R>
+/// Doubles per register of this build's instruction set: 2 in a generic x86-64 (SSE2) or AArch64
+/// build, 4 with AVX, 8 with AVX-512 (an opt-in -march=native build).
+#if defined(__AVX512F__)
+constexpr int kpm_simd_doubles = 8;
+#elif defined(__AVX__)
+constexpr int kpm_simd_doubles = 4;
+#else
+constexpr int kpm_simd_doubles = 2;
+#endif
+
+template <class Matrix, class Block, int R, int N = kpm_simd_doubles>
 struct KpmBlockedSpmmvFixedWidth {
   using Scalar = typename Matrix::scalar_type;
   static constexpr bool is_complex = ScalarTraits<Scalar>::is_complex;
   static_assert(std::is_same<typename ScalarTraits<Scalar>::magnitude_type, double>::value,
                 "KpmBlockedSpmmvFixedWidth: the block rows are read as doubles");
-  /// Doubles and pairs of doubles per block row.
+  /// Doubles per block row, doubles per register (N, or the whole row when it is shorter), and
+  /// registers per row.
   static constexpr int D = is_complex ? 2 * R : R;
-  static constexpr int P = D / 2;
-  static_assert(D % 2 == 0, "KpmBlockedSpmmvFixedWidth: a block row must be whole pairs");
-  /// Pairs per chunk of a row: the 2 x 4 accumulators of a complex chunk, Re(a), Im(a) and a
-  /// loaded pair fit the 16 SSE2 registers, so the accumulators stay in registers over the row's
-  /// nonzeros. In a standalone copy of this loop (R = 32, 13 nonzeros a row, one core of the
-  /// project's 2-core Xeon, L3-resident): 2, 4 and 8 pairs a chunk gave 10.6, 13.0 and 11.6
-  /// Gflop/s, a whole row of accumulators (on the stack) 6.3-6.9.
+  static constexpr int L = D < N ? D : N;
+  static constexpr int P = D / L;
+  static_assert(D % 2 == 0 && D % L == 0, "KpmBlockedSpmmvFixedWidth: a block row must be whole registers");
+  using Vec = typename KpmDoublesOf<L>::type;
+  /// Registers per chunk of a row: the 2 x 4 accumulators of a complex chunk, Re(a), Im(a) and a
+  /// loaded register fit the 16 SSE2 or AVX registers (32 with AVX-512), so the accumulators stay
+  /// in registers over the row's nonzeros. In a standalone copy of this loop (R = 32, 13
+  /// nonzeros a row, SSE2, one core of the project's 2-core Xeon, L3-resident): 2, 4 and 8 pairs
+  /// a chunk gave 10.6, 13.0 and 11.6 Gflop/s, a whole row of accumulators (on the stack) 6.3-6.9.
   static constexpr int C = P < 4 ? P : 4;
   using value_type = double[];
   using size_type = std::size_t;
@@ -72,27 +90,25 @@ struct KpmBlockedSpmmvFixedWidth {
   Block W;
   double alpha, beta, gamma;
 
-  /// Row i as P pairs: rows of an unpadded LayoutRight block are contiguous, and a
+  /// Row i as P registers: rows of an unpadded LayoutRight block are contiguous, and a
   /// Kokkos::complex<double> is its real part followed by its imaginary part.
-  const KpmDoublePair* pairs_of_v(const size_type i) const {
-    return reinterpret_cast<const KpmDoublePair*>(V.data() + i * R);
-  }
+  const Vec* row_of_v(const size_type i) const { return reinterpret_cast<const Vec*>(V.data() + i * R); }
 
   // Host only (kpm_fixed_width_step): a plain member function, not KOKKOS_INLINE_FUNCTION.
   void operator()(const size_type i, value_type sums) const {
-    const KpmDoublePair* v_i = pairs_of_v(i);
-    KpmDoublePair* w_i = reinterpret_cast<KpmDoublePair*>(W.data() + i * R);
+    const Vec* v_i = row_of_v(i);
+    Vec* w_i = reinterpret_cast<Vec*>(W.data() + i * R);
     const auto begin = row_map(i), end = row_map(i + 1);
     for (int p0 = 0; p0 < P; p0 += C) {
-      KpmDoublePair direct[C];
+      Vec direct[C];
       for (int p = 0; p < C; ++p) {
         direct[p] = beta * v_i[p0 + p];
         if (gamma != 0.0) direct[p] -= gamma * w_i[p0 + p];  // gamma = 0: W may hold garbage
       }
       if constexpr (is_complex) {
-        KpmDoublePair crossed[C] = {};  // Im(a) (re v, im v), summed over the row
+        Vec crossed[C] = {};  // Im(a) (re v, im v), summed over the row
         for (auto k = begin; k < end; ++k) {
-          const KpmDoublePair* v_j = pairs_of_v(static_cast<size_type>(entries(k))) + p0;
+          const Vec* v_j = row_of_v(static_cast<size_type>(entries(k))) + p0;
           const double a_re = alpha * values(k).real(), a_im = alpha * values(k).imag();
           for (int p = 0; p < C; ++p) {
             direct[p] += a_re * v_j[p];
@@ -100,22 +116,24 @@ struct KpmBlockedSpmmvFixedWidth {
           }
         }
         for (int p = 0; p < C; ++p) {  // a v = (Re(a) re v - Im(a) im v, Re(a) im v + Im(a) re v)
-          KpmDoublePair w;
-          w[0] = direct[p][0] - crossed[p][1];
-          w[1] = direct[p][1] + crossed[p][0];
+          Vec w;
+          for (int q = 0; q < L; q += 2) {
+            w[q] = direct[p][q] - crossed[p][q + 1];
+            w[q + 1] = direct[p][q + 1] + crossed[p][q];
+          }
           w_i[p0 + p] = w;
         }
       } else {
         for (auto k = begin; k < end; ++k) {
-          const KpmDoublePair* v_j = pairs_of_v(static_cast<size_type>(entries(k))) + p0;
+          const Vec* v_j = row_of_v(static_cast<size_type>(entries(k))) + p0;
           const double a = alpha * values(k);
           for (int p = 0; p < C; ++p) direct[p] += a * v_j[p];
         }
         for (int p = 0; p < C; ++p) w_i[p0 + p] = direct[p];
       }
     }
-    KpmDoublePair* vv = reinterpret_cast<KpmDoublePair*>(sums);
-    KpmDoublePair* wv = vv + P;
+    Vec* vv = reinterpret_cast<Vec*>(sums);
+    Vec* wv = vv + P;
     for (int p = 0; p < P; ++p) {
       vv[p] += v_i[p] * v_i[p];
       wv[p] += w_i[p] * v_i[p];
@@ -129,16 +147,17 @@ struct KpmBlockedSpmmvFixedWidth {
   }
 };
 
-/// One blocked step by KpmBlockedSpmmvFixedWidth<R>; sums[2c] = <V_c|V_c>,
-/// sums[2c + 1] = Re <W_c|V_c> as in blocked_step.
-template <int R, class Scalar>
+/// One blocked step by KpmBlockedSpmmvFixedWidth<R, N>; sums[2c] = <V_c|V_c>,
+/// sums[2c + 1] = Re <W_c|V_c> as in blocked_step. N (doubles per register) is the build's
+/// kpm_simd_doubles; the tests also run the other widths.
+template <int R, class Scalar, int N = kpm_simd_doubles>
 void blocked_step_fixed_width(const CrsMatrix<Scalar>& H,
                               const MultiVectorView<Scalar, Kokkos::LayoutRight>& V,
                               const MultiVectorView<Scalar, Kokkos::LayoutRight>& W, double alpha,
                               double beta, double gamma, double* sums) {
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   using Functor =
-      KpmBlockedSpmmvFixedWidth<CrsMatrix<Scalar>, MultiVectorView<Scalar, Kokkos::LayoutRight>, R>;
+      KpmBlockedSpmmvFixedWidth<CrsMatrix<Scalar>, MultiVectorView<Scalar, Kokkos::LayoutRight>, R, N>;
   constexpr int D = Functor::D;
   Functor f;
   set_step_fields(f, H, alpha, beta, gamma);
