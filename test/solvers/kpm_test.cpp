@@ -176,7 +176,9 @@ TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
 /// row counts with empty rows and rows longer than a warp (random_hermitian(71): ~40 entries a
 /// row). On host spaces the row kernel of the powers of two is the fixed-width one
 /// (kpm_fixed_width_kernel.hpp: every width it instantiates is here), that of 3 and 5 the
-/// runtime-R one; the team kernel is the independent check of both.
+/// runtime-R one; the team kernel is the independent check of both. The team kernel itself runs
+/// as KpmTeamKernelNarrow for R = 1, 2 and as KpmTeamKernelWide from R = 3 (8 and 4 gathers in
+/// flight: the rows of ~40 entries take the batched loop and its remainder).
 template <class Scalar>
 void expect_blocked_kernels_agree(int n, solvers::KpmRandomVector kind) {
   const auto H = random_hermitian<Scalar>(n, 11);
@@ -237,6 +239,36 @@ TEST(Kpm, TeamKernelGivesTheSameBitsRunToRun) {
   };
   const auto first = run();
   for (int repeat = 0; repeat < 3; ++repeat) EXPECT_EQ(run().values, first.values);
+}
+
+/// The team kernel keeps each step's sums on the device and copies them to the host 256 steps at
+/// a time (KpmTeamWorkspace::steps_per_copy): 601 moments are 301 steps, one full batch and a
+/// partial one, each moment where the row kernel puts it.
+TEST(Kpm, TeamKernelSumsComeBackInBatches) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = 3;
+  p.ny = 3;
+  p.nz = 2;  // 72 rows
+  p.disorder = 0.5;
+  const auto H = generators::topological_insulator<Complex>(p);
+  const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
+  for (const int R : {1, 3}) {  // the narrow and the wide kernel
+    MultiVectorView<Complex, Kokkos::LayoutRight> start("start", H.num_rows(), R);
+    solvers::kpm_start_vectors(start, KpmTrace::stochastic, solvers::KpmRandomVector::random_phase, 9, 0);
+    for (const int moments : {512, 513, 601}) {
+      const auto row = solvers::kpm_moments(H, scaling, start, moments, KpmImplementation::blocked, R, 1e-6,
+                                            solvers::KpmBlockedKernel::row);
+      const auto team = solvers::kpm_moments(H, scaling, start, moments, KpmImplementation::blocked, R, 1e-6,
+                                             solvers::KpmBlockedKernel::team);
+      ASSERT_EQ(team.values.size(), row.values.size());
+      for (int r = 0; r < R; ++r) {
+        for (int m = 0; m < moments; ++m) {
+          ASSERT_NEAR(team.at(r, m), row.at(r, m), 1e-9 * H.num_rows())
+              << "R " << R << ", " << moments << " moments: vector " << r << ", moment " << m;
+        }
+      }
+    }
+  }
 }
 
 TEST(Kpm, EmptyMatrixGivesZeroMomentsWithTheTeamKernel) {

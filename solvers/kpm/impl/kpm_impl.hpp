@@ -2,9 +2,9 @@
 /// Definitions of the KPM templates of solvers/kpm/kpm.hpp; included only by solvers/eti/kpm_*.cpp.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
-#include <memory>
 #include <vector>
 
 #include "kelp/kernels/blas1/axpby.hpp"
@@ -125,38 +125,48 @@ void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const K
 }
 
 /// The team kernel's launch shape and device buffers, made once per block of vectors (no
-/// allocation in the moment loop).
+/// allocation in the moment loop); `narrow` picks KpmTeamKernelNarrow over ...Wide. The 2R sums
+/// of each step stay on the device, in `sums` (steps_per_copy steps x 2R), and come to the host
+/// once per steps_per_copy steps: a copy per step would wait for the GPU every time (about a
+/// tenth of a product at R = 32 on an H100).
 template <class Scalar>
 struct KpmTeamWorkspace {
-  using Functor = KpmBlockedTeamSpmmv<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
-  using Sums = Kokkos::View<double*, typename CrsMatrix<Scalar>::device_type>;
+  using Narrow = KpmTeamKernelNarrow<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
+  using Wide = KpmTeamKernelWide<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
+  using Exec = typename CrsMatrix<Scalar>::execution_space;
+  using Partials = typename Narrow::Partials;
+  using Sums = Kokkos::View<double**, Kokkos::LayoutRight, typename CrsMatrix<Scalar>::device_type>;
+  static constexpr int steps_per_copy = 256;
+  bool narrow = true;
   KpmTeamShape shape;
-  typename Functor::Partials partials;
+  Partials partials;
   Sums sums;
   typename Sums::HostMirror sums_host;
 
-  KpmTeamWorkspace(const CrsMatrix<Scalar>& H, int num_vectors) {
+  KpmTeamWorkspace(const CrsMatrix<Scalar>& H, int num_vectors, int num_steps) {
+    narrow = num_vectors <= kpm_team_narrow_max_vectors;
+    shape = narrow ? make_shape<Narrow, KpmTeamPolicyNarrow<Exec>>(H, num_vectors)
+                   : make_shape<Wide, KpmTeamPolicyWide<Exec>>(H, num_vectors);
+    partials = Partials("kelp::solvers::kpm::team_partials", shape.rows.league_size, 2 * num_vectors);
+    sums = Sums("kelp::solvers::kpm::team_sums", std::max(1, std::min(num_steps, steps_per_copy)),
+                2 * num_vectors);
+    sums_host = Kokkos::create_mirror_view(sums);
+  }
+
+  template <class Functor, class Policy>
+  static KpmTeamShape make_shape(const CrsMatrix<Scalar>& H, int num_vectors) {
     Functor probe;
     probe.row_map = H.row_map();
     probe.entries = H.entries();
     probe.values = H.values();
-    shape = kpm_team_shape(H.num_rows(), num_vectors, probe);
-    partials = typename Functor::Partials("kelp::solvers::kpm::team_partials", shape.rows.league_size,
-                                          2 * num_vectors);
-    sums = Sums("kelp::solvers::kpm::team_sums", 2 * num_vectors);
-    sums_host = Kokkos::create_mirror_view(sums);
+    return kpm_team_shape<Functor, Policy>(H.num_rows(), num_vectors, probe);
   }
 };
 
-/// blocked_step by the team kernel (kpm_team_kernel.hpp): per-team partials, then one
-/// fixed-order reduction of them; sums as in blocked_step.
-template <class Scalar>
-void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
-                       const KpmBlock<Scalar>& W, double alpha, double beta, double gamma,
-                       KpmTeamWorkspace<Scalar>& ws, double* sums) {
-  using Exec = typename CrsMatrix<Scalar>::execution_space;
-  using Functor = typename KpmTeamWorkspace<Scalar>::Functor;
-  const int R = static_cast<int>(V.extent(1));
+/// One launch of the team kernel `Functor` with `Policy` (ws.shape was made for that pair).
+template <class Functor, class Policy, class Scalar>
+void launch_team_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const KpmBlock<Scalar>& W,
+                      double alpha, double beta, double gamma, const KpmTeamWorkspace<Scalar>& ws) {
   Functor f;
   set_step_fields(f, H, alpha, beta, gamma);
   f.V = V;
@@ -168,52 +178,77 @@ void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
   f.row_step = ws.shape.rows.row_step;
   f.lanes = ws.shape.vector_length;
   f.scratch_level = ws.shape.scratch_level;
-  Kokkos::TeamPolicy<Exec> policy(ws.shape.rows.league_size, ws.shape.team_size, ws.shape.vector_length);
+  Policy policy(ws.shape.rows.league_size, ws.shape.team_size, ws.shape.vector_length);
   policy.set_scratch_size(ws.shape.scratch_level, Kokkos::PerTeam(ws.shape.scratch_bytes));
   Kokkos::parallel_for("kelp::solvers::kpm(blocked team)", policy, f);
   // After the launch: Kokkos sets its cache preference at the kernel's first launch, and another
   // block width may have set another carveout since (team_occupancy.hpp).
-  kelp::impl::team_kernel_prefer_l1<Functor, Kokkos::TeamPolicy<Exec>>(ws.shape.occupancy);
-  using Sum = KpmSumPartials<typename Functor::Partials, typename KpmTeamWorkspace<Scalar>::Sums>;
-  Kokkos::parallel_for("kelp::solvers::kpm(blocked team sums)",
-                       Kokkos::TeamPolicy<Exec>(2 * R, Kokkos::AUTO), Sum{ws.partials, ws.sums});
-  Kokkos::deep_copy(ws.sums_host, ws.sums);
-  for (int c = 0; c < R; ++c) {
-    sums[2 * c] = ws.sums_host(c);
-    sums[2 * c + 1] = ws.sums_host(R + c);
+  kelp::impl::team_kernel_prefer_l1<Functor, Policy>(ws.shape.occupancy);
+}
+
+/// blocked_step by the team kernel (kpm_team_kernel.hpp): per-team partials, then one
+/// fixed-order reduction of them into row `slot` of ws.sums (on the device; nothing waits).
+template <class Scalar>
+void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
+                       const KpmBlock<Scalar>& W, double alpha, double beta, double gamma,
+                       KpmTeamWorkspace<Scalar>& ws, int slot) {
+  using WS = KpmTeamWorkspace<Scalar>;
+  using Exec = typename WS::Exec;
+  const int R = static_cast<int>(V.extent(1));
+  if (ws.narrow) {
+    launch_team_step<typename WS::Narrow, KpmTeamPolicyNarrow<Exec>>(H, V, W, alpha, beta, gamma, ws);
+  } else {
+    launch_team_step<typename WS::Wide, KpmTeamPolicyWide<Exec>>(H, V, W, alpha, beta, gamma, ws);
   }
+  using Sum = KpmSumPartials<typename WS::Partials, typename WS::Sums>;
+  Kokkos::parallel_for("kelp::solvers::kpm(blocked team sums)",
+                       Kokkos::TeamPolicy<Exec>(2 * R, Kokkos::AUTO), Sum{ws.partials, ws.sums, slot});
 }
 
 /// Blocked augmented KPM on the R columns of V (paper Fig. 5); mu is R x num_moments. `team`
-/// picks the team kernel (GPUs) over the row kernel (CPUs).
+/// picks the team kernel (GPUs) over the row kernel (CPUs). Step m (m = 0, 1, ...) gives
+/// mu_{2m} and mu_{2m+1} of every vector from its two dots.
 template <class Scalar>
 void moments_blocked(const CrsMatrix<Scalar>& H, const KpmScaling& s, KpmBlock<Scalar> V,
                      KpmBlock<Scalar> W, int num_moments, double* mu, bool team) {
   const int R = static_cast<int>(V.extent(1));
   const double a = s.half_width, b = s.center;
-  std::vector<double> sums(2 * static_cast<std::size_t>(R));
-  std::unique_ptr<KpmTeamWorkspace<Scalar>> ws;
-  if (team) ws = std::make_unique<KpmTeamWorkspace<Scalar>>(H, R);
-  auto step = [&](double alpha, double beta, double gamma) {
-    if (team) {
-      blocked_step_team(H, V, W, alpha, beta, gamma, *ws, sums.data());
-    } else {
-      blocked_step(H, V, W, alpha, beta, gamma, sums.data());
-    }
-  };
-  step(1.0 / a, -b / a, 0.0);
-  for (int c = 0; c < R; ++c) {
+  const int steps = (num_moments + 1) / 2;
+  auto store = [&](int m, int c, double vv, double wv) {
     double* mu_c = mu + static_cast<std::size_t>(c) * num_moments;
-    mu_c[0] = sums[2 * c];
-    if (num_moments > 1) mu_c[1] = sums[2 * c + 1];
-  }
-  for (int m = 1; 2 * m < num_moments; ++m) {
-    std::swap(V, W);
-    step(2.0 / a, -2.0 * b / a, 1.0);
-    for (int c = 0; c < R; ++c) {
-      store_moment_pair(mu + static_cast<std::size_t>(c) * num_moments, num_moments, m,
-                        sums[2 * c], sums[2 * c + 1]);
+    if (m > 0) {
+      store_moment_pair(mu_c, num_moments, m, vv, wv);
+      return;
     }
+    mu_c[0] = vv;
+    if (num_moments > 1) mu_c[1] = wv;
+  };
+  // Step 0: w = H~ v_0 (gamma = 0: W is not read); then w <- 2 H~ v - w with V and W swapped.
+  auto coefficients = [&](int m) {
+    return m == 0 ? std::array<double, 3>{1.0 / a, -b / a, 0.0}
+                  : std::array<double, 3>{2.0 / a, -2.0 * b / a, 1.0};
+  };
+  if (team) {
+    KpmTeamWorkspace<Scalar> ws(H, R, steps);
+    const int buffer = static_cast<int>(ws.sums.extent(0));
+    for (int m = 0; m < steps; ++m) {
+      if (m > 0) std::swap(V, W);
+      const auto k = coefficients(m);
+      blocked_step_team(H, V, W, k[0], k[1], k[2], ws, m % buffer);
+      if ((m + 1) % buffer != 0 && m + 1 != steps) continue;
+      Kokkos::deep_copy(ws.sums_host, ws.sums);  // waits for the steps buffered so far
+      for (int done = m - m % buffer; done <= m; ++done) {
+        for (int c = 0; c < R; ++c) store(done, c, ws.sums_host(done % buffer, c), ws.sums_host(done % buffer, R + c));
+      }
+    }
+    return;
+  }
+  std::vector<double> sums(2 * static_cast<std::size_t>(R));
+  for (int m = 0; m < steps; ++m) {
+    if (m > 0) std::swap(V, W);
+    const auto k = coefficients(m);
+    blocked_step(H, V, W, k[0], k[1], k[2], sums.data());
+    for (int c = 0; c < R; ++c) store(m, c, sums[2 * c], sums[2 * c + 1]);
   }
 }
 

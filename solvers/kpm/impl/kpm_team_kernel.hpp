@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kelp/kernels/core/readonly_load.hpp"
 #include "kelp/kernels/core/team_occupancy.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
 #include "kelp/solvers/kpm/kpm_params.hpp"
@@ -53,8 +54,14 @@ bool kpm_blocked_uses_team(KpmBlockedKernel kernel) {
 /// a contiguous range per team (team_offset = team_span = rows per team, row_step = members) or
 /// rows interleaved over the league (team_offset = members, team_span = n, row_step = league *
 /// members); KpmTeamRows holds the three numbers.
-template <class Matrix, class Block>
+///
+/// Gathers: entries of a row whose V gathers are issued before their products (loads in flight
+/// per lane). EarlyRowLoads: V(i, c) and W(i, c) are loaded before the gathers as well (more in
+/// flight, more registers). Which pair is fastest depends on R: KpmTeamKernelNarrow, ...Wide.
+/// Every variant sums a row in entry order.
+template <class Matrix, class Block, int Gathers, bool EarlyRowLoads>
 struct KpmBlockedTeamSpmmv {
+  static_assert(Gathers >= 1, "KpmBlockedTeamSpmmv: at least one gather in flight");
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -81,16 +88,43 @@ struct KpmBlockedTeamSpmmv {
     return Accumulators::shmem_size(team_size, 2 * num_vectors);
   }
 
-  /// Row i, vector c: W(i, c) = alpha (H V)(i, c) + beta V(i, c) - gamma W(i, c); vv += |V(i, c)|^2,
-  /// wv += Re conj(W(i, c)) V(i, c). The row's entries are the same for every lane (broadcast).
-  KOKKOS_INLINE_FUNCTION void update_row(const long long i, const int c, double& vv, double& wv) const {
+  /// (H V)(i, c), summed in entry order. H and V are not written during the product, so they
+  /// are read through the read-only path; the gathers of `Gathers` entries at a time are issued
+  /// before their products (a lane that waits for each gather in turn leaves the kernel
+  /// latency-bound: docs/performance.md, issue 12).
+  KOKKOS_INLINE_FUNCTION Scalar row_product(const long long i, const int c) const {
+    using kelp::impl::readonly_load;
     const auto begin = row_map(i);
     const auto end = row_map(i + 1);
     Scalar hv(0);
-    for (auto k = begin; k < end; ++k) hv += values(k) * V(entries(k), c);
-    const Scalar vi = V(i, c);
-    Scalar wi = alpha * hv + beta * vi;
-    if (gamma != 0.0) wi -= gamma * W(i, c);  // gamma = 0: W may hold garbage (first step)
+    auto k = begin;
+    if constexpr (Gathers > 1) {
+      for (; k + Gathers <= end; k += Gathers) {
+        Scalar x[Gathers];
+        for (int u = 0; u < Gathers; ++u) x[u] = readonly_load(&V(readonly_load(&entries(k + u)), c));
+        for (int u = 0; u < Gathers; ++u) hv += readonly_load(&values(k + u)) * x[u];
+      }
+    }
+    for (; k < end; ++k) hv += readonly_load(&values(k)) * readonly_load(&V(readonly_load(&entries(k)), c));
+    return hv;
+  }
+
+  /// Row i, vector c: W(i, c) = alpha (H V)(i, c) + beta V(i, c) - gamma W(i, c); vv += |V(i, c)|^2,
+  /// wv += Re conj(W(i, c)) V(i, c). The row's entries are the same for every lane (broadcast).
+  /// gamma = 0 (the first step): W is not read, it may hold garbage.
+  KOKKOS_INLINE_FUNCTION void update_row(const long long i, const int c, double& vv, double& wv) const {
+    Scalar vi, wi, w_old(0);
+    if constexpr (EarlyRowLoads) {
+      vi = kelp::impl::readonly_load(&V(i, c));
+      if (gamma != 0.0) w_old = W(i, c);
+      wi = alpha * row_product(i, c) + beta * vi;
+    } else {
+      const Scalar hv = row_product(i, c);
+      vi = V(i, c);
+      if (gamma != 0.0) w_old = W(i, c);
+      wi = alpha * hv + beta * vi;
+    }
+    if (gamma != 0.0) wi -= gamma * w_old;
     W(i, c) = wi;
     vv += kpm_real_dot(vi, vi);
     wv += kpm_real_dot(wi, vi);
@@ -137,21 +171,22 @@ struct KpmBlockedTeamSpmmv {
   }
 };
 
-/// result(j) = sum over teams l of partials(l, j), one team per j (a fixed-shape tree: the same
-/// bits every run).
-template <class Partials, class Result>
+/// sums(step, j) = sum over teams l of partials(l, j), one team per j (a fixed-shape tree: the
+/// same bits every run). sums holds several steps so that they come to the host in one copy.
+template <class Partials, class Sums>
 struct KpmSumPartials {
   using Exec = typename Partials::execution_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   Partials partials;
-  Result result;
+  Sums sums;
+  int step = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int j = team.league_rank();
     const int teams = static_cast<int>(partials.extent(0));
     double sum = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, teams), [&](const int l, double& s) { s += partials(l, j); }, sum);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { result(j) = sum; });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(step, j) = sum; });
   }
 };
 
@@ -190,6 +225,26 @@ inline KpmTeamRows kpm_range_rows(long long num_rows, int team_size, long long m
   return r;
 }
 
+/// Threads per team on GPUs (KpmTeamPolicyWide's launch bound).
+constexpr int kpm_team_threads = 256;
+
+/// The team kernel's two instantiations on GPUs, by R (measured on an H100: docs/performance.md,
+/// "Issue 12: loads in flight and warps in flight").
+///   - Narrow (R <= kpm_team_narrow_max_vectors): one or two lanes per row, so a thread does a
+///     whole row; 8 gathers and the row's own V and W loads in flight per thread pay most.
+///   - Wide: a warp's gathers are already 32 lanes wide; what pays is more warps per SM. The launch
+///     bound (5 teams of 256 threads per SM) caps the kernel at 48 registers instead of the 64 it
+///     takes on its own (4 teams per SM).
+template <class Matrix, class Block>
+using KpmTeamKernelNarrow = KpmBlockedTeamSpmmv<Matrix, Block, 8, true>;
+template <class Matrix, class Block>
+using KpmTeamKernelWide = KpmBlockedTeamSpmmv<Matrix, Block, 4, false>;
+template <class Exec>
+using KpmTeamPolicyNarrow = Kokkos::TeamPolicy<Exec>;
+template <class Exec>
+using KpmTeamPolicyWide = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<kpm_team_threads, 5>>;
+constexpr int kpm_team_narrow_max_vectors = 2;
+
 /// How the team kernel is launched for R vectors on n rows.
 struct KpmTeamShape {
   int vector_length = 1;  ///< lanes per row
@@ -200,7 +255,7 @@ struct KpmTeamShape {
   kelp::impl::TeamKernelOccupancy occupancy;  ///< GPU: teams resident at once, L1 carveout
 };
 
-/// GPU: L = R rounded up to a power of two (at most 32) lanes per row and 256 / L rows per team
+/// GPU: L = R rounded up to a power of two (at most 32) lanes per row and kpm_team_threads / L rows per team
 /// (fewer when the 2R accumulators per row would take more than 16 KiB of shared memory), and
 /// as many teams as are resident at once (kelp::impl::team_kernel_occupancy), the rows
 /// interleaved over them: pass p of team l takes rows (p * league + l) * team_size + t. So the
@@ -213,7 +268,7 @@ struct KpmTeamShape {
 /// contiguous range of rows (the CPU prefetchers follow it).
 /// The shape depends only on (n, R, the device): the partials are summed in a fixed order, so a
 /// run gives the same bits every time on the same device.
-template <class Functor>
+template <class Functor, class Policy = Kokkos::TeamPolicy<typename Functor::Exec>>
 KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& functor) {
   using Exec = typename Functor::Exec;
   KpmTeamShape s;
@@ -221,10 +276,9 @@ KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& 
   long long max_league = 1;
   if constexpr (kpm_is_warp_space<Exec>()) {
     while (s.vector_length < R && s.vector_length < 32) s.vector_length *= 2;
-    s.team_size = 256 / s.vector_length;
+    s.team_size = kpm_team_threads / s.vector_length;
     while (s.team_size > 1 && Functor::scratch_bytes(s.team_size, R) > 16384) s.team_size /= 2;
-    const int limit = Kokkos::TeamPolicy<Exec>(1, 1, s.vector_length)
-                          .team_size_max(functor, Kokkos::ParallelForTag());
+    const int limit = Policy(1, 1, s.vector_length).team_size_max(functor, Kokkos::ParallelForTag());
     s.team_size = std::max(1, std::min(s.team_size, limit));
   } else {
     const int limit = Kokkos::TeamPolicy<Exec>(1, 1).team_size_max(functor, Kokkos::ParallelForTag());
@@ -236,7 +290,7 @@ KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& 
   s.scratch_level = s.scratch_bytes > 40960 ? 1 : 0;
   if constexpr (kpm_is_warp_space<Exec>()) {
     s.occupancy = kelp::impl::team_kernel_occupancy<Functor>(
-        Kokkos::TeamPolicy<Exec>(1, s.team_size, s.vector_length), s.scratch_level == 0 ? s.scratch_bytes : 0);
+        Policy(1, s.team_size, s.vector_length), s.scratch_level == 0 ? s.scratch_bytes : 0);
     const long long resident = s.occupancy.known
                                    ? s.occupancy.resident_teams()
                                    : Exec().concurrency() / (s.team_size * s.vector_length);
