@@ -6,7 +6,6 @@
 /// stores and on the coherent path.
 
 #include <Kokkos_Core.hpp>
-#include <cstdint>
 #include <type_traits>
 
 namespace kelp::impl {

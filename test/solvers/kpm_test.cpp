@@ -48,6 +48,16 @@ std::vector<double> eigenvalues_of(const CrsMatrix<Scalar>& A) {
   return std::vector<double>(e.data(), e.data() + e.size());
 }
 
+/// The TI Hamiltonian on an nx x ny x nz lattice (4 nx ny nz rows) with on-site disorder.
+CrsMatrix<Complex> ti_lattice(int nx, int ny, int nz, double disorder) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = nx;
+  p.ny = ny;
+  p.nz = nz;
+  p.disorder = disorder;
+  return generators::topological_insulator<Complex>(p);
+}
+
 /// Random sparse Hermitian matrix (real symmetric for double), with some empty rows.
 template <class Scalar>
 CrsMatrix<Scalar> random_hermitian(int n, unsigned seed) {
@@ -159,11 +169,7 @@ void expect_implementations_agree(const CrsMatrix<Scalar>& H, solvers::KpmRandom
 }
 
 TEST(Kpm, ImplementationsGiveTheSameMomentsTopologicalInsulator) {
-  generators::TopologicalInsulatorParams p;
-  p.nx = p.ny = p.nz = 3;
-  p.disorder = 1.0;
-  expect_implementations_agree(generators::topological_insulator<Complex>(p),
-                               solvers::KpmRandomVector::random_phase);
+  expect_implementations_agree(ti_lattice(3, 3, 3, 1.0), solvers::KpmRandomVector::random_phase);
 }
 
 TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
@@ -224,12 +230,7 @@ TEST(Kpm, BlockedRowAndTeamKernelsAgreeWithNaiveReal) {
 }
 
 TEST(Kpm, TeamKernelGivesTheSameBitsRunToRun) {
-  generators::TopologicalInsulatorParams p;
-  p.nx = 5;
-  p.ny = 3;
-  p.nz = 3;  // 180 rows
-  p.disorder = 1.0;
-  const auto H = generators::topological_insulator<Complex>(p);
+  const auto H = ti_lattice(5, 3, 3, 1.0);  // 180 rows
   const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
   MultiVectorView<Complex, Kokkos::LayoutRight> start("start", H.num_rows(), 32);
   solvers::kpm_start_vectors(start, KpmTrace::stochastic, solvers::KpmRandomVector::random_phase, 3, 0);
@@ -245,12 +246,7 @@ TEST(Kpm, TeamKernelGivesTheSameBitsRunToRun) {
 /// a time (KpmTeamWorkspace::steps_per_copy): 601 moments are 301 steps, one full batch and a
 /// partial one, each moment where the row kernel puts it.
 TEST(Kpm, TeamKernelSumsComeBackInBatches) {
-  generators::TopologicalInsulatorParams p;
-  p.nx = 3;
-  p.ny = 3;
-  p.nz = 2;  // 72 rows
-  p.disorder = 0.5;
-  const auto H = generators::topological_insulator<Complex>(p);
+  const auto H = ti_lattice(3, 3, 2, 0.5);  // 72 rows
   const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
   for (const int R : {1, 3}) {  // the narrow and the wide kernel
     MultiVectorView<Complex, Kokkos::LayoutRight> start("start", H.num_rows(), R);
@@ -326,11 +322,7 @@ void expect_locality_order_keeps_the_moments(const CrsMatrix<Scalar>& H, solvers
 }
 
 TEST(Kpm, LocalityOrderKeepsTheMomentsOfAShuffledTopologicalInsulator) {
-  generators::TopologicalInsulatorParams p;
-  p.nx = p.ny = 4;
-  p.nz = 3;
-  p.disorder = 1.0;
-  const auto H = generators::topological_insulator<Complex>(p);
+  const auto H = ti_lattice(4, 4, 3, 1.0);
   std::vector<std::int64_t> order(static_cast<std::size_t>(H.num_rows()));
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), std::mt19937(29));
