@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "kelp/kernels/blas1/axpby.hpp"
@@ -268,9 +269,13 @@ void copy_columns(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from,
                   const KpmBlock<Scalar>& to) {
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   const long long count = static_cast<long long>(to.extent(1));
+  // One element per index, consecutive indices along a row: consecutive GPU threads read and
+  // write consecutive addresses (a thread per row would stride by the row length).
   Kokkos::parallel_for("kelp::solvers::kpm(copy block)",
-                       Kokkos::RangePolicy<Exec>(0, to.extent(0)), KOKKOS_LAMBDA(const long long i) {
-                         for (long long c = 0; c < count; ++c) to(i, c) = from(i, first + c);
+                       Kokkos::RangePolicy<Exec>(0, static_cast<long long>(to.extent(0)) * count),
+                       KOKKOS_LAMBDA(const long long k) {
+                         const long long i = k / count, c = k - i * count;
+                         to(i, c) = from(i, first + c);
                        });
 }
 
@@ -460,13 +465,17 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
   if (implementation == KpmImplementation::blocked) {
     const bool team = impl::kpm_blocked_uses_team<typename CrsMatrix<Scalar>::execution_space>(blocked_kernel);
     const int width = std::min(block_size, R);
-    impl::KpmBlock<Scalar> V("kelp::solvers::kpm::V", n, width);
-    impl::KpmBlock<Scalar> W("kelp::solvers::kpm::W", n, width);
+    // Not zeroed: copy_columns fills V, and the first step writes W without reading it.
+    const auto block = [n](const std::string& label, int columns) {
+      return impl::KpmBlock<Scalar>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n, columns);
+    };
+    impl::KpmBlock<Scalar> V = block("kelp::solvers::kpm::V", width);
+    impl::KpmBlock<Scalar> W = block("kelp::solvers::kpm::W", width);
     for (int first = 0; first < R; first += width) {
       const int count = std::min(width, R - first);
       // The last block may be narrower: fresh views of its width keep rows contiguous.
-      impl::KpmBlock<Scalar> Vb = count == width ? V : impl::KpmBlock<Scalar>("kelp::solvers::kpm::V", n, count);
-      impl::KpmBlock<Scalar> Wb = count == width ? W : impl::KpmBlock<Scalar>("kelp::solvers::kpm::W", n, count);
+      impl::KpmBlock<Scalar> Vb = count == width ? V : block("kelp::solvers::kpm::V", count);
+      impl::KpmBlock<Scalar> Wb = count == width ? W : block("kelp::solvers::kpm::W", count);
       impl::copy_columns(start, first, Vb);
       impl::moments_blocked(H, scaling, Vb, Wb, num_moments,
                             moments.values.data() + static_cast<std::size_t>(first) * num_moments, team);
