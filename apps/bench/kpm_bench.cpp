@@ -12,6 +12,14 @@
 //                                product (one product gives two moments; per moment is half),
 //                                GB/s, Gflop/s, b_min_paper, code balance of the model, roofline
 //   {"kind":"error", ...}        moments that differ from the naive ones (not timed)
+//   {"kind":"peer", ...}         CUDA builds: cuSPARSE SpMM Y = H X on the same row-major N x R
+//                                block, per R of the blocked runs (apps/bench/cusparse_peer.hpp).
+//                                A plain product, not a KPM step: no recurrence, no dots, X read
+//                                and Y written, no W read. Its traffic model is
+//                                [N_nz (S_d + S_i) + 4 N] / R + 2 N S_d per vector (32-bit row
+//                                offsets); fraction_of_roofline = that traffic at the triad's rate
+//                                over its time; kelp_step_over_peer_time = Kelp's whole blocked
+//                                KPM step over this product alone.
 //
 // Traffic model per vector and product (S_d = 16, S_i = 4, N rows, N_nz nonzeros; the row
 // offsets, 8 bytes per row, are counted once per block):
@@ -54,6 +62,9 @@
 #include "kelp/kernels/generators/hamiltonians.hpp"
 #include "kelp/kernels/sparse/symmetric_permute.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
+#ifdef KELP_HAVE_CUSPARSE
+#include "kelp/apps/bench/cusparse_peer.hpp"
+#endif
 
 namespace {
 
@@ -84,6 +95,34 @@ double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+
+#ifdef KELP_HAVE_CUSPARSE
+/// cuSPARSE SpMM Y = H X on the N x R row-major block X, `products` products per timed run (the
+/// products of one KPM run), `repeats` runs after a warm-up; prints the "peer" line.
+void measure_cusparse_peer(const kelp::CrsMatrix<Complex>& H, const Block& X, int products, int repeats,
+                           double triad_gbs, double kelp_seconds) {
+  const int R = static_cast<int>(X.extent(1));
+  const Block Y("kpm_bench::cusparse_y", X.extent(0), X.extent(1));
+  kelp::bench::CusparsePeer<kelp::CrsMatrix<Complex>, Block, Block> peer(H, X, Y, Complex(1), Complex(0));
+  std::vector<double> samples;
+  for (int rep = 0; rep <= repeats; ++rep) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < products; ++k) peer.apply();
+    Kokkos::fence();
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (rep > 0) samples.push_back(t / (static_cast<double>(R) * products));  // run 0 warms up
+  }
+  const double s = median_of(samples);
+  const double N = H.num_rows(), nnz = static_cast<double>(H.nnz());
+  const double bytes = (nnz * (16 + 4) + 4 * N) / R + 2 * 16 * N;
+  print_json_line(Json{{"bench", "kpm"}, {"kind", "peer"}, {"peer", "cusparse_spmm_csr_row_major"},
+                       {"R", R}, {"seconds_per_vector_product", number_or_null(s)},
+                       {"gbs", number_or_null(bytes / s / 1e9)},
+                       {"fraction_of_roofline", number_or_null(bytes / s / 1e9 / triad_gbs)},
+                       {"kelp_step_over_peer_time", number_or_null(kelp_seconds / s)}});
+}
+#endif
 
 int run(const Options& o) {
   const auto triad = kelp::bench::measure_triad("kpm", o.triad_mb, o.triad_repeats);
@@ -201,6 +240,9 @@ int run(const Options& o) {
                          {"fraction_of_roof", number_or_null(flops / s / 1e9 / roof_gflops)},
                          {"speedup_over_naive", number_or_null(naive_seconds / s)},
                          {"max_relative_moment_difference", worst}});
+#ifdef KELP_HAVE_CUSPARSE
+    if (blocked && v.kernel == kernels.back()) measure_cusparse_peer(H, block, products, o.repeats, triad.median_gbs, s);
+#endif
   }
   return status;
 }
