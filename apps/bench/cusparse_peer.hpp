@@ -1,7 +1,8 @@
 #pragma once
 // cuSPARSE as a benchmark peer (CUDA builds only, KELP_HAVE_CUSPARSE): y = alpha*A*x + beta*y
 // with the generic API, CSR, the default algorithms (CUSPARSE_SPMV_ALG_DEFAULT,
-// CUSPARSE_SPMM_ALG_DEFAULT), for vectors and for dense blocks in column-major (LayoutLeft) and
+// CUSPARSE_SPMM_ALG_DEFAULT unless another SpMM algorithm is named), for vectors and for dense
+// blocks in column-major (LayoutLeft) and
 // row-major (LayoutRight) order. Never part of the library: it only times the same product on
 // the same device arrays (values and column indices shared with Kelp's matrix; cuSPARSE gets its
 // own copy of the row offsets as 32-bit integers when nnz < 2^31, the index type it documents
@@ -59,8 +60,10 @@ class CusparsePeer {
  public:
   using Scalar = typename Matrix::scalar_type;
 
-  CusparsePeer(const Matrix& A, const XView& x, const YView& y, Scalar alpha, Scalar beta)
-      : A_(A), x_(x), y_(y), alpha_(alpha), beta_(beta), offsets_(int32_offsets(A)) {
+  CusparsePeer(const Matrix& A, const XView& x, const YView& y, Scalar alpha, Scalar beta,
+               cusparseSpMMAlg_t spmm_algorithm = CUSPARSE_SPMM_ALG_DEFAULT)
+      : A_(A), x_(x), y_(y), alpha_(alpha), beta_(beta), spmm_algorithm_(spmm_algorithm),
+        offsets_(int32_offsets(A)) {
     const cudaDataType type = cusparse_type<Scalar>();
     cusparse_check(cusparseCreate(&handle_), "cusparseCreate");
     cusparse_check(cusparseCreateCsr(&matrix_, A.num_rows(), A.num_cols(), A.nnz(), offsets_.data(),
@@ -89,7 +92,7 @@ class CusparsePeer {
                      "cusparseCreateDnMat");
       cusparse_check(cusparseSpMM_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                              CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, matrix_, mx_,
-                                             &beta_, my_, type, CUSPARSE_SPMM_ALG_DEFAULT, &size),
+                                             &beta_, my_, type, spmm_algorithm_, &size),
                      "cusparseSpMM_bufferSize");
     }
     if (size > 0 && cudaMalloc(&buffer_, size) != cudaSuccess) {
@@ -118,7 +121,7 @@ class CusparsePeer {
     } else {
       cusparse_check(cusparseSpMM(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                   CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_, matrix_, mx_, &beta_,
-                                  my_, type, CUSPARSE_SPMM_ALG_DEFAULT, buffer_),
+                                  my_, type, spmm_algorithm_, buffer_),
                      "cusparseSpMM");
     }
   }
@@ -128,6 +131,7 @@ class CusparsePeer {
   XView x_;
   YView y_;
   Scalar alpha_, beta_;
+  cusparseSpMMAlg_t spmm_algorithm_;
   Kokkos::View<int*, typename Matrix::device_type> offsets_;
   cusparseHandle_t handle_ = nullptr;
   cusparseSpMatDescr_t matrix_ = nullptr;

@@ -13,7 +13,8 @@
 //                                GB/s, Gflop/s, b_min_paper, code balance of the model, roofline
 //   {"kind":"error", ...}        moments that differ from the naive ones (not timed)
 //   {"kind":"peer", ...}         CUDA builds: cuSPARSE SpMM Y = H X on the same row-major N x R
-//                                block, per R of the blocked runs (apps/bench/cusparse_peer.hpp).
+//                                block, per R of the blocked runs and per CSR SpMM algorithm
+//                                (default, csr_alg1-3; apps/bench/cusparse_peer.hpp).
 //                                A plain product, not a KPM step: no recurrence, no dots, X read
 //                                and Y written, no W read. Its traffic model is
 //                                [N_nz (S_d + S_i) + 4 N] / R + 2 N S_d per vector (32-bit row
@@ -49,10 +50,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kelp/apps/bench/bench_common.hpp"
@@ -97,18 +100,28 @@ double median_of(std::vector<double> v) {
 }
 
 #ifdef KELP_HAVE_CUSPARSE
-/// cuSPARSE SpMM Y = H X on the N x R row-major block X, `products` products per timed run (the
-/// products of one KPM run), `repeats` runs after a warm-up; prints the "peer" line.
+/// cuSPARSE SpMM Y = H X with `algorithm` on the N x R row-major block X, `products` products per
+/// timed run (the products of one KPM run), `repeats` runs after a warm-up; prints the "peer"
+/// line (with the error if cuSPARSE refuses the algorithm for this layout).
 void measure_cusparse_peer(const kelp::CrsMatrix<Complex>& H, const Block& X, int products, int repeats,
-                           double triad_gbs, double kelp_seconds) {
+                           double triad_gbs, double kelp_seconds, cusparseSpMMAlg_t algorithm, const char* name) {
   const int R = static_cast<int>(X.extent(1));
   const Block Y("kpm_bench::cusparse_y", X.extent(0), X.extent(1));
-  kelp::bench::CusparsePeer<kelp::CrsMatrix<Complex>, Block, Block> peer(H, X, Y, Complex(1), Complex(0));
+  using Peer = kelp::bench::CusparsePeer<kelp::CrsMatrix<Complex>, Block, Block>;
+  std::unique_ptr<Peer> peer;
+  try {
+    peer = std::make_unique<Peer>(H, X, Y, Complex(1), Complex(0), algorithm);
+    peer->apply();
+  } catch (const std::exception& e) {
+    print_json_line(Json{{"bench", "kpm"}, {"kind", "peer"}, {"peer", "cusparse_spmm_csr_row_major"},
+                         {"algorithm", name}, {"R", R}, {"error", e.what()}});
+    return;
+  }
   std::vector<double> samples;
   for (int rep = 0; rep <= repeats; ++rep) {
     Kokkos::fence();
     const auto t0 = std::chrono::steady_clock::now();
-    for (int k = 0; k < products; ++k) peer.apply();
+    for (int k = 0; k < products; ++k) peer->apply();
     Kokkos::fence();
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (rep > 0) samples.push_back(t / (static_cast<double>(R) * products));  // run 0 warms up
@@ -117,7 +130,7 @@ void measure_cusparse_peer(const kelp::CrsMatrix<Complex>& H, const Block& X, in
   const double N = H.num_rows(), nnz = static_cast<double>(H.nnz());
   const double bytes = (nnz * (16 + 4) + 4 * N) / R + 2 * 16 * N;
   print_json_line(Json{{"bench", "kpm"}, {"kind", "peer"}, {"peer", "cusparse_spmm_csr_row_major"},
-                       {"R", R}, {"seconds_per_vector_product", number_or_null(s)},
+                       {"algorithm", name}, {"R", R}, {"seconds_per_vector_product", number_or_null(s)},
                        {"gbs", number_or_null(bytes / s / 1e9)},
                        {"fraction_of_roofline", number_or_null(bytes / s / 1e9 / triad_gbs)},
                        {"kelp_step_over_peer_time", number_or_null(kelp_seconds / s)}});
@@ -241,7 +254,14 @@ int run(const Options& o) {
                          {"speedup_over_naive", number_or_null(naive_seconds / s)},
                          {"max_relative_moment_difference", worst}});
 #ifdef KELP_HAVE_CUSPARSE
-    if (blocked && v.kernel == kernels.back()) measure_cusparse_peer(H, block, products, o.repeats, triad.median_gbs, s);
+    if (blocked && v.kernel == kernels.back()) {
+      const std::pair<cusparseSpMMAlg_t, const char*> algorithms[] = {
+          {CUSPARSE_SPMM_ALG_DEFAULT, "default"}, {CUSPARSE_SPMM_CSR_ALG1, "csr_alg1"},
+          {CUSPARSE_SPMM_CSR_ALG2, "csr_alg2"}, {CUSPARSE_SPMM_CSR_ALG3, "csr_alg3"}};
+      for (const auto& a : algorithms) {
+        measure_cusparse_peer(H, block, products, o.repeats, triad.median_gbs, s, a.first, a.second);
+      }
+    }
 #endif
   }
   return status;
