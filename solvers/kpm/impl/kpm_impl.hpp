@@ -269,14 +269,22 @@ void copy_columns(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from,
                   const KpmBlock<Scalar>& to) {
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   const long long count = static_cast<long long>(to.extent(1));
-  // One element per index, consecutive indices along a row: consecutive GPU threads read and
-  // write consecutive addresses (a thread per row would stride by the row length).
-  Kokkos::parallel_for("kelp::solvers::kpm(copy block)",
-                       Kokkos::RangePolicy<Exec>(0, static_cast<long long>(to.extent(0)) * count),
-                       KOKKOS_LAMBDA(const long long k) {
-                         const long long i = k / count, c = k - i * count;
-                         to(i, c) = from(i, first + c);
-                       });
+  if constexpr (kpm_is_warp_space<Exec>()) {
+    // One element per index: consecutive GPU threads read and write consecutive addresses (a
+    // thread per row strides by the row length; at R = 32 that cost ~3 ms per call on an H100).
+    Kokkos::parallel_for("kelp::solvers::kpm(copy block)",
+                         Kokkos::RangePolicy<Exec>(0, static_cast<long long>(to.extent(0)) * count),
+                         KOKKOS_LAMBDA(const long long k) {
+                           const long long i = k / count, c = k - i * count;
+                           to(i, c) = from(i, first + c);
+                         });
+  } else {
+    // A row per index: a CPU thread copies contiguous rows, without a division per element.
+    Kokkos::parallel_for("kelp::solvers::kpm(copy block)", Kokkos::RangePolicy<Exec>(0, to.extent(0)),
+                         KOKKOS_LAMBDA(const long long i) {
+                           for (long long c = 0; c < count; ++c) to(i, c) = from(i, first + c);
+                         });
+  }
 }
 
 }  // namespace impl
