@@ -137,6 +137,18 @@ void kpm_density_of_moments(const KpmMoments& all, const KpmParams& params, KpmD
 /// paper's count: N_nz (F_a + F_m) + N (ceil(7 F_a / 2) + ceil(9 F_m / 2)); F_a = 1 or 2, F_m = 1 or 6).
 double kpm_flops_per_product(long long num_rows, long long nnz, bool is_complex);
 
+namespace impl {
+/// One step of the blocked implementation, as kpm_moments takes it: W <- alpha H V + beta V -
+/// gamma W on the row-major blocks V, W (n x R), and sums[2c] = <V_c|V_c>, sums[2c + 1] =
+/// Re <W_c|V_c>, by the team kernel (`team`) or the row kernel. gamma = 0 does not read W (the
+/// first step: kpm_moments does not initialise W). For tests; kpm_moments calls the kernels
+/// directly.
+template <class Scalar>
+void kpm_blocked_step(const CrsMatrix<Scalar>& H, const MultiVectorView<Scalar, Kokkos::LayoutRight>& V,
+                      const MultiVectorView<Scalar, Kokkos::LayoutRight>& W, double alpha, double beta,
+                      double gamma, bool team, double* sums);
+}  // namespace impl
+
 #define KELP_KPM_ETI(PREFIX, SCALAR)                                                              \
   PREFIX template SpectralBounds gershgorin_bounds(const CrsMatrix<SCALAR>&);                     \
   PREFIX template SpectralBounds lanczos_bounds(const CrsMatrix<SCALAR>&, int, std::uint64_t);   \
@@ -151,7 +163,10 @@ double kpm_flops_per_product(long long num_rows, long long nnz, bool is_complex)
                                          const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, \
                                          int, KpmImplementation, int, double, KpmBlockedKernel);  \
   PREFIX template KpmDosResult kpm_dos(const CrsMatrix<SCALAR>&, const KpmParams&,               \
-                                       const std::vector<double>&);
+                                       const std::vector<double>&);                               \
+  PREFIX template void impl::kpm_blocked_step(                                                     \
+      const CrsMatrix<SCALAR>&, const MultiVectorView<SCALAR, Kokkos::LayoutRight>&,               \
+      const MultiVectorView<SCALAR, Kokkos::LayoutRight>&, double, double, double, bool, double*);
 KELP_KPM_ETI(extern, double)
 KELP_KPM_ETI(extern, Kokkos::complex<double>)
 

@@ -229,6 +229,77 @@ TEST(Kpm, BlockedRowAndTeamKernelsAgreeWithNaiveReal) {
   expect_blocked_kernels_agree<double>(33, solvers::KpmRandomVector::rademacher);
 }
 
+/// One blocked step (impl::kpm_blocked_step) against a sequential reference. With gamma = 0 W is
+/// poisoned with NaN: kpm_moments leaves W uninitialised for the first step, so a kernel that read
+/// it would spread the NaN into W and the dots. With gamma != 0 W is read and must be.
+void expect_blocked_step_matches_reference(bool team, int R, double gamma) {
+  const auto H = random_hermitian<Complex>(41, 5);  // empty rows, rows of 1 to ~25 entries
+  const auto n = static_cast<std::size_t>(H.num_rows());
+  MultiVectorView<Complex, Kokkos::LayoutRight> V("V", n, R), W("W", n, R);
+  auto Vh = Kokkos::create_mirror_view(V);
+  auto Wh = Kokkos::create_mirror_view(W);
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < R; ++c) {
+      Vh(i, c) = Complex(u(rng), u(rng));
+      Wh(i, c) = gamma != 0.0 ? Complex(u(rng), u(rng)) : Complex(NAN, NAN);
+    }
+  }
+  Kokkos::deep_copy(V, Vh);
+  Kokkos::deep_copy(W, Wh);
+  const double alpha = 0.7, beta = -0.3;
+  const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.row_map());
+  const auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.entries());
+  const auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.values());
+  std::vector<Complex> w_ref(n * R);
+  std::vector<double> sums_ref(2 * R, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < R; ++c) {
+      Complex hv(0);
+      for (auto k = rm(i); k < rm(i + 1); ++k) hv += va(k) * Vh(static_cast<std::size_t>(en(k)), c);
+      Complex w = alpha * hv + beta * Vh(i, c);
+      if (gamma != 0.0) w -= gamma * Wh(i, c);
+      w_ref[i * R + c] = w;
+      sums_ref[2 * c] += (Kokkos::conj(Vh(i, c)) * Vh(i, c)).real();
+      sums_ref[2 * c + 1] += (Kokkos::conj(w) * Vh(i, c)).real();
+    }
+  }
+  std::vector<double> sums(2 * R, NAN);
+  solvers::impl::kpm_blocked_step(H, V, W, alpha, beta, gamma, team, sums.data());
+  Kokkos::deep_copy(Wh, W);
+  const char* kernel = team ? "team" : "row";
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < R; ++c) {
+      ASSERT_LE(Kokkos::abs(Wh(i, c) - w_ref[i * R + c]), 1e-13)
+          << kernel << " R " << R << " gamma " << gamma << " row " << i << " col " << c;
+    }
+  }
+  for (int j = 0; j < 2 * R; ++j) {
+    EXPECT_NEAR(sums[j], sums_ref[j], 1e-12 * (1 + std::abs(sums_ref[j])))
+        << kernel << " R " << R << " gamma " << gamma << " sum " << j;
+  }
+}
+
+/// Both kernels, the team kernel's narrow (R = 1, 2) and wide instantiations, and the row
+/// kernel's fixed-width (1, 4, 32 on host builds) and runtime widths (3).
+TEST(Kpm, BlockedStepDoesNotReadWOnTheFirstStep) {
+  for (const bool team : {false, true}) {
+    for (const int R : {1, 2, 3, 4, 32}) {
+      for (const double gamma : {0.0, 0.9}) expect_blocked_step_matches_reference(team, R, gamma);
+    }
+  }
+}
+
+TEST(Kpm, BlockedStepRejectsMismatchedBlocks) {
+  const auto H = random_hermitian<Complex>(12, 3);
+  MultiVectorView<Complex, Kokkos::LayoutRight> V("V", 12, 2), W("W", 11, 2);
+  std::vector<double> sums(4);
+  test::expect_throw_containing<DimensionMismatch>(
+      [&] { solvers::impl::kpm_blocked_step(H, V, W, 1.0, 0.0, 0.0, true, sums.data()); },
+      "kpm_blocked_step: H has 12 rows, V is 12 x 2, W is 11 x 2");
+}
+
 TEST(Kpm, TeamKernelGivesTheSameBitsRunToRun) {
   const auto H = ti_lattice(5, 3, 3, 1.0);  // 180 rows
   const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);

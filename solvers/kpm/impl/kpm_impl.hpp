@@ -253,6 +253,28 @@ void moments_blocked(const CrsMatrix<Scalar>& H, const KpmScaling& s, KpmBlock<S
   }
 }
 
+template <class Scalar>
+void kpm_blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const KpmBlock<Scalar>& W,
+                      double alpha, double beta, double gamma, bool team, double* sums) {
+  const int R = static_cast<int>(V.extent(1));
+  KELP_REQUIRE(static_cast<long long>(V.extent(0)) == H.num_rows() && W.extent(0) == V.extent(0) &&
+                   static_cast<int>(W.extent(1)) == R,
+               DimensionMismatch,
+               "kelp::solvers::impl::kpm_blocked_step: H has " << H.num_rows() << " rows, V is " << V.extent(0)
+                   << " x " << R << ", W is " << W.extent(0) << " x " << W.extent(1));
+  if (!team) {
+    blocked_step(H, V, W, alpha, beta, gamma, sums);
+    return;
+  }
+  KpmTeamWorkspace<Scalar> ws(H, R, 1);
+  blocked_step_team(H, V, W, alpha, beta, gamma, ws, 0);
+  Kokkos::deep_copy(ws.sums_host, ws.sums);
+  for (int c = 0; c < R; ++c) {
+    sums[2 * c] = ws.sums_host(0, c);
+    sums[2 * c + 1] = ws.sums_host(0, R + c);
+  }
+}
+
 /// Column c of the row-major block `from` into the vector `to`.
 template <class Scalar>
 void copy_column(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from, long long c,
