@@ -1,12 +1,12 @@
 #pragma once
-// cuSPARSE as a benchmark peer (CUDA builds only, KELP_HAVE_CUSPARSE): y = alpha*A*x + beta*y
-// with the generic API, CSR, the default algorithms (CUSPARSE_SPMV_ALG_DEFAULT,
-// CUSPARSE_SPMM_ALG_DEFAULT unless another SpMM algorithm is named), for vectors and for dense
-// blocks in column-major (LayoutLeft) and
-// row-major (LayoutRight) order. Never part of the library: it only times the same product on
-// the same device arrays (values and column indices shared with Kelp's matrix; cuSPARSE gets its
-// own copy of the row offsets as 32-bit integers when nnz < 2^31, the index type it documents
-// for both arrays, so it reads 4 bytes per row less than Kelp's 64-bit offsets).
+// cuSPARSE as a benchmark peer (CUDA builds only, KELP_HAVE_CUSPARSE; kelp-bench-spmv and
+// kelp-bench-kpm): y = alpha*A*x + beta*y with the generic API, CSR, the default algorithms
+// (CUSPARSE_SPMV_ALG_DEFAULT, CUSPARSE_SPMM_ALG_DEFAULT unless another SpMM algorithm is named),
+// for vectors and for dense blocks in column-major (LayoutLeft) and row-major (LayoutRight) order.
+// Never part of the library: it only times the same product on the same device arrays (values
+// and column indices shared with Kelp's matrix; cuSPARSE gets its own copy of the row offsets as
+// 32-bit integers when nnz < 2^31, the index type it documents for both arrays, so it reads 4
+// bytes per row less than Kelp's 64-bit offsets).
 
 #ifdef KELP_HAVE_CUSPARSE
 #include <cuda_runtime.h>
@@ -22,7 +22,7 @@ namespace kelp::bench {
 
 inline void cusparse_check(cusparseStatus_t status, const char* what) {
   if (status != CUSPARSE_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string("kelp-bench-spmv: cuSPARSE peer: ") + what + ": " +
+    throw std::runtime_error(std::string("cuSPARSE peer: ") + what + ": " +
                              cusparseGetErrorString(status));
   }
 }
@@ -46,7 +46,7 @@ Kokkos::View<int*, typename Matrix::device_type> int32_offsets(const Matrix& A) 
   Kokkos::View<int*, typename Matrix::device_type> offsets("cusparse_row_offsets", A.num_rows() + 1);
   auto row_map = A.row_map();
   Kokkos::parallel_for(
-      "kelp-bench-spmv::cusparse_offsets",
+      "kelp::bench::cusparse_offsets",
       Kokkos::RangePolicy<typename Matrix::execution_space>(0, A.num_rows() + 1),
       KOKKOS_LAMBDA(const int i) { offsets(i) = static_cast<int>(row_map(i)); });
   Kokkos::fence();
@@ -96,7 +96,7 @@ class CusparsePeer {
                      "cusparseSpMM_bufferSize");
     }
     if (size > 0 && cudaMalloc(&buffer_, size) != cudaSuccess) {
-      throw std::runtime_error("kelp-bench-spmv: cuSPARSE peer: cudaMalloc of its work buffer failed");
+      throw std::runtime_error("cuSPARSE peer: cudaMalloc of its work buffer failed");
     }
   }
   CusparsePeer(const CusparsePeer&) = delete;

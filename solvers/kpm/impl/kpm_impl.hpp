@@ -293,7 +293,8 @@ void copy_columns(const ConstMultiVectorView<Scalar, Kokkos::LayoutRight>& from,
   const long long count = static_cast<long long>(to.extent(1));
   if constexpr (kpm_is_warp_space<Exec>()) {
     // One element per index: consecutive GPU threads read and write consecutive addresses (a
-    // thread per row strides by the row length; at R = 32 that cost ~3 ms per call on an H100).
+    // thread per row strides by the row length). With V and W no longer zeroed, this saved
+    // 3.0-3.5 ms per call on an H100 at R = 32 (docs/performance.md, issue 12).
     Kokkos::parallel_for("kelp::solvers::kpm(copy block)",
                          Kokkos::RangePolicy<Exec>(0, static_cast<long long>(to.extent(0)) * count),
                          KOKKOS_LAMBDA(const long long k) {
