@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -180,6 +181,16 @@ TEST(BenchSpmv, HeaderLinesRecordThreadsExecutionSpaceCpuAndTriadSize) {
   EXPECT_EQ(triad[0]["array_mb"], 1.0);
   EXPECT_EQ(triad[0]["array_mb_auto"], false);
   EXPECT_GT(triad[0]["median_gbytes_per_s"].get<double>(), 0.0);
+  // Each width is timed, and the roof is the fastest of them.
+  const auto& widths = triad[0]["median_gbytes_per_s_by_elements_per_index"];
+  ASSERT_EQ(widths.size(), 3u);
+  double fastest = 0;
+  for (const char* width : {"1", "2", "4"}) {
+    ASSERT_TRUE(widths.contains(width)) << widths.dump();
+    fastest = std::max(fastest, widths[width].get<double>());
+  }
+  EXPECT_EQ(triad[0]["median_gbytes_per_s"].get<double>(), fastest);
+  EXPECT_EQ(widths[std::to_string(triad[0]["elements_per_index"].get<int>())].get<double>(), fastest);
   const auto config = lines_of(outcome, "config", "a_square");
   ASSERT_EQ(config.size(), 1u);
   EXPECT_GE(config[0]["threads"].get<int>(), 1);
