@@ -2,7 +2,9 @@
 // register width, 2, 4 and 8 doubles, whatever this build's instruction set: a generic build runs
 // only 2 through kpm_moments, an AVX or AVX-512 build only 4 or 8. Each is checked against a
 // sequential reference of W <- alpha H V + beta V - gamma W and the 2R dots, with W poisoned
-// (gamma = 0) or read (gamma != 0), on a matrix with empty rows, a long row and an odd size.
+// (gamma = 0) or read (gamma != 0), on a matrix with empty rows, a row longer than the kernel
+// stages at once and an odd size. With 2 doubles a register R = 32 stages its rows (row 11 in
+// two segments); R = 32 prefetches its gathers in every register width.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,7 +22,8 @@ namespace {
 using Complex = Kokkos::complex<double>;
 using Block = MultiVectorView<Complex, Kokkos::LayoutRight>;
 
-/// 37 rows: row 5 and 20 empty, row 11 long (all columns), others 1-5 random entries.
+/// 37 rows: row 5 and 20 empty, row 11 long (all columns: longer than the kernel stages at a
+/// time, so it is done in two segments), others 1-5 random entries.
 CrsMatrix<Complex> test_matrix() {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -74,6 +77,8 @@ void check_width(double gamma) {
       sums_ref[2 * c + 1] += (Kokkos::conj(w) * Vh(i, c)).real();
     }
   }
+  using Functor = solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block, R, N>;
+  ASSERT_GT(static_cast<long long>(rm(12) - rm(11)), Functor::stage_capacity) << "row 11 must take two segments";
   std::vector<double> sums(2 * R, NAN);
   solvers::impl::blocked_step_fixed_width<R, Complex, N>(H, V, W, alpha, beta, gamma, sums.data());
   Kokkos::deep_copy(Wh, W);
@@ -89,6 +94,10 @@ void check_width(double gamma) {
 
 template <int N>
 void check_all_widths() {
+  static_assert(N != 2 || solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block, 32, 2>::stage_rows,
+                "the staged path must be among the widths checked");
+  static_assert(!solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block, 4, N>::stage_rows,
+                "the unstaged path must be among the widths checked");
   for (const double gamma : {0.0, 0.9}) {
     check_width<1, N>(gamma);
     check_width<2, N>(gamma);

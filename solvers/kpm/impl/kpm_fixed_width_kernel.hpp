@@ -18,6 +18,9 @@
 ///    shuffle inside the loop over the nonzeros:
 ///      direct += Re(a) (re v, im v),   crossed += Im(a) (re v, im v),
 ///    and once per chunk W = (direct_re - crossed_im, direct_im + crossed_re);
+///  - from 8 chunks a row on, the row's gathered V rows and scaled values are staged once for
+///    all its chunks, and from 512-byte block rows on, the V rows that row i + 2 gathers are
+///    prefetched while row i computes (see prefetch_neighbours, stage_rows);
 ///  - the dots are reduced per double, not per vector (sums[x] += v_x^2, sums[D + x] +=
 ///    w_x v_x, D doubles per row): vertical adds only; blocked_step_fixed_width adds the parts.
 /// Same flops, same traffic (N_nzr (S_d + S_i) + 3 R S_d per row) and the same moments up to
@@ -94,22 +97,94 @@ struct KpmBlockedSpmmvFixedWidth {
   /// Kokkos::complex<double> is its real part followed by its imaginary part.
   const Vec* row_of_v(const size_type i) const { return reinterpret_cast<const Vec*>(V.data() + i * R); }
 
-  // Host only (kpm_fixed_width_step): a plain member function, not KOKKOS_INLINE_FUNCTION.
-  void operator()(const size_type i, value_type sums) const {
-    const Vec* v_i = row_of_v(i);
-    Vec* w_i = reinterpret_cast<Vec*>(W.data() + i * R);
-    const auto begin = row_map(i), end = row_map(i + 1);
+  /// Rows ahead whose gathered V rows are prefetched, and from which block-row size on. A wide
+  /// block row's neighbours lie far apart in V (a lattice's z neighbours: 4 nx ny rows of
+  /// 16 R bytes away), and the hardware prefetchers, which follow a few sequential streams,
+  /// leave those gathers waiting on L3 and memory. Asking for the neighbour rows of row i + 2
+  /// while row i computes (about half a microsecond a row at R = 32) hides that wait. Measured
+  /// on the project's 2-core EPYC VM (docs/performance.md, "Issue 12: the host blocked KPM
+  /// kernel stages a row's nonzeros and prefetches its gathers"): with the staging below,
+  /// R = 32 and 64 complex ran 1.1-1.7 times as fast; narrower rows, which stay in L2, showed
+  /// no gain within that machine's noise, so they are left as they were.
+  static constexpr size_type prefetch_rows_ahead = 2;
+  static constexpr bool prefetch_neighbours = D * sizeof(double) >= 512;
+
+  /// Asks for the cache lines of every V row that row r gathers (a prefetch never faults; only
+  /// called for r < num_rows).
+  void prefetch_gathers_of(const size_type r) const {
+    const size_type begin = row_map(r), end = row_map(r + 1);
+    for (size_type k = begin; k < end; ++k) {
+      const char* row = reinterpret_cast<const char*>(row_of_v(static_cast<size_type>(entries(k))));
+      for (int byte = 0; byte < D * static_cast<int>(sizeof(double)); byte += 64) __builtin_prefetch(row + byte, 0, 3);
+      // GCC 12 deletes a loop whose body is only prefetches (no side effect, finite): this
+      // empty statement that "uses" row keeps the loop, and constrains nothing else.
+      __asm__ volatile("" : : "r"(row));
+    }
+  }
+
+  /// Nonzeros a row stages at a time (longer rows are done in segments), and whether rows are
+  /// staged: from 8 chunks a row on (R >= 32 complex with 2 doubles a register).
+  static constexpr int stage_capacity = 32;
+  static constexpr bool stage_rows = P / C >= 8;
+  /// A segment of a row's nonzeros as the chunk loop reads them: the gathered V rows and
+  /// alpha Re(a), alpha Im(a) (alpha a for real H) already in both lanes of a register. Unstaged,
+  /// every chunk of the row reloads each column index and value, scales it by alpha and
+  /// broadcasts it: 4 scalar or shuffle instructions per nonzero on the floating-point ports
+  /// beside the chunk's 16 products and sums; staged, a chunk reads two registers. A row of
+  /// few chunks would spend more on staging than it saves.
+  struct Staged {
+    const Vec* row[stage_capacity];
+    Vec re[stage_capacity];
+    Vec im[stage_capacity];
+    const Vec* gathered(const int k) const { return row[k]; }
+    const Vec& scaled_re(const int k) const { return re[k]; }
+    const Vec& scaled_im(const int k) const { return im[k]; }
+  };
+  /// The same, read from H at every chunk: alpha Re(a) as a double, which the products
+  /// broadcast. (Doubles and references only: a function returning a 4- or 8-double vector by
+  /// value would have an AVX-dependent ABI, which GCC warns about in generic builds.)
+  struct Unstaged {
+    const KpmBlockedSpmmvFixedWidth& f;
+    size_type first;
+    const Vec* gathered(const int k) const { return f.row_of_v(static_cast<size_type>(f.entries(first + k))); }
+    double scaled_re(const int k) const { return f.alpha * ScalarTraits<Scalar>::real(f.values(first + k)); }
+    double scaled_im(const int k) const { return f.alpha * ScalarTraits<Scalar>::imag(f.values(first + k)); }
+  };
+
+  void stage(const size_type first, const int count, Staged& s) const {
+    const Unstaged h{*this, first};
+    for (int k = 0; k < count; ++k) {
+      s.row[k] = h.gathered(k);
+      const double re = h.scaled_re(k), im = is_complex ? h.scaled_im(k) : 0.0;
+      for (int q = 0; q < L; ++q) {
+        s.re[k][q] = re;
+        s.im[k][q] = im;
+      }
+    }
+  }
+
+  /// W row i += alpha (count nonzeros of H from s) V, as chunks of C registers whose sums stay in
+  /// registers over the nonzeros. The first segment of a row starts from beta V - gamma W, the
+  /// others from the W row the earlier segments wrote: the complex combination below is linear,
+  /// so summing it per segment gives the same row.
+  template <class Source>
+  void add_segment(const Vec* v_i, Vec* w_i, const Source& s, const int count, const bool first) const {
     for (int p0 = 0; p0 < P; p0 += C) {
       Vec direct[C];
       for (int p = 0; p < C; ++p) {
-        direct[p] = beta * v_i[p0 + p];
-        if (gamma != 0.0) direct[p] -= gamma * w_i[p0 + p];  // gamma = 0: W may hold garbage
+        if (first) {
+          direct[p] = beta * v_i[p0 + p];
+          if (gamma != 0.0) direct[p] -= gamma * w_i[p0 + p];  // gamma = 0: W may hold garbage
+        } else {
+          direct[p] = w_i[p0 + p];
+        }
       }
       if constexpr (is_complex) {
-        Vec crossed[C] = {};  // Im(a) (re v, im v), summed over the row
-        for (auto k = begin; k < end; ++k) {
-          const Vec* v_j = row_of_v(static_cast<size_type>(entries(k))) + p0;
-          const double a_re = alpha * values(k).real(), a_im = alpha * values(k).imag();
+        Vec crossed[C] = {};  // Im(a) (re v, im v), summed over the segment
+        for (int k = 0; k < count; ++k) {
+          const Vec* v_j = s.gathered(k) + p0;
+          const auto& a_re = s.scaled_re(k);  // a Vec (staged) or a double (broadcast)
+          const auto& a_im = s.scaled_im(k);
           for (int p = 0; p < C; ++p) {
             direct[p] += a_re * v_j[p];
             crossed[p] += a_im * v_j[p];
@@ -124,13 +199,36 @@ struct KpmBlockedSpmmvFixedWidth {
           w_i[p0 + p] = w;
         }
       } else {
-        for (auto k = begin; k < end; ++k) {
-          const Vec* v_j = row_of_v(static_cast<size_type>(entries(k))) + p0;
-          const double a = alpha * values(k);
+        for (int k = 0; k < count; ++k) {
+          const Vec* v_j = s.gathered(k) + p0;
+          const auto& a = s.scaled_re(k);
           for (int p = 0; p < C; ++p) direct[p] += a * v_j[p];
         }
         for (int p = 0; p < C; ++p) w_i[p0 + p] = direct[p];
       }
+    }
+  }
+
+  // Host only (kpm_fixed_width_step): a plain member function, not KOKKOS_INLINE_FUNCTION.
+  void operator()(const size_type i, value_type sums) const {
+    if constexpr (prefetch_neighbours) {
+      if (i + prefetch_rows_ahead + 1 < row_map.extent(0)) prefetch_gathers_of(i + prefetch_rows_ahead);
+    }
+    const Vec* v_i = row_of_v(i);
+    Vec* w_i = reinterpret_cast<Vec*>(W.data() + i * R);
+    const size_type begin = row_map(i), end = row_map(i + 1);
+    if constexpr (stage_rows) {
+      Staged staged;
+      size_type first = begin;
+      do {  // once for an empty row: W = beta V - gamma W
+        const size_type left = end - first, most = stage_capacity;
+        const int count = static_cast<int>(left < most ? left : most);
+        stage(first, count, staged);
+        add_segment(v_i, w_i, staged, count, first == begin);
+        first += static_cast<size_type>(count);
+      } while (first < end);
+    } else {
+      add_segment(v_i, w_i, Unstaged{*this, begin}, static_cast<int>(end - begin), true);
     }
     Vec* vv = reinterpret_cast<Vec*>(sums);
     Vec* wv = vv + P;
