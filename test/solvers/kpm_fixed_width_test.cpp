@@ -3,8 +3,9 @@
 // only 2 through kpm_moments, an AVX or AVX-512 build only 4 or 8. Each is checked against a
 // sequential reference of W <- alpha H V + beta V - gamma W and the 2R dots, with W poisoned
 // (gamma = 0) or read (gamma != 0), on a matrix with empty rows, a row longer than the kernel
-// stages at once and an odd size. With 2 doubles a register R = 32 stages its rows (row 11 in
-// two segments); R = 32 prefetches its gathers in every register width.
+// stages at once and an odd size, complex (R = 1, 2, 4, 32) and real (R = 2, 64). With 2 doubles
+// a register complex R = 32 and real R = 64 stage their rows (row 11 in two segments); both
+// prefetch their gathers in every register width.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,15 +21,28 @@ namespace {
 
 #ifdef KELP_KPM_FIXED_WIDTH_KERNEL
 using Complex = Kokkos::complex<double>;
-using Block = MultiVectorView<Complex, Kokkos::LayoutRight>;
+template <class Scalar>
+using Block = MultiVectorView<Scalar, Kokkos::LayoutRight>;
+
+/// A random entry: complex or real.
+template <class Scalar>
+Scalar random_entry(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  if constexpr (ScalarTraits<Scalar>::is_complex) {
+    const double re = u(rng);
+    return Scalar(re, u(rng));
+  } else {
+    return Scalar(u(rng));
+  }
+}
 
 /// 37 rows: row 5 and 20 empty, row 11 long (all columns: longer than the kernel stages at a
 /// time, so it is done in two segments), others 1-5 random entries.
-CrsMatrix<Complex> test_matrix() {
+template <class Scalar>
+CrsMatrix<Scalar> test_matrix() {
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-1, 1);
   std::vector<Ordinal> rows, cols;
-  std::vector<Complex> vals;
+  std::vector<Scalar> vals;
   const Ordinal n = 37;
   for (Ordinal i = 0; i < n; ++i) {
     if (i == 5 || i == 20) continue;
@@ -36,25 +50,25 @@ CrsMatrix<Complex> test_matrix() {
     for (int k = 0; k < count; ++k) {
       rows.push_back(i);
       cols.push_back(i == 11 ? k : static_cast<Ordinal>(rng() % n));
-      vals.push_back(Complex(u(rng), u(rng)));
+      vals.push_back(random_entry<Scalar>(rng));
     }
   }
-  return crs_from_coo<Complex>(n, n, rows, cols, vals);  // duplicates are summed
+  return crs_from_coo<Scalar>(n, n, rows, cols, vals);  // duplicates are summed
 }
 
-template <int R, int N>
+template <int R, int N, class Scalar = Complex>
 void check_width(double gamma) {
-  const auto H = test_matrix();
+  using Traits = ScalarTraits<Scalar>;
+  const auto H = test_matrix<Scalar>();
   const auto n = static_cast<std::size_t>(H.num_rows());
-  Block V("V", n, R), W("W", n, R);
+  Block<Scalar> V("V", n, R), W("W", n, R);
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> u(-1, 1);
   auto Vh = Kokkos::create_mirror_view(V);
   auto Wh = Kokkos::create_mirror_view(W);
   for (std::size_t i = 0; i < n; ++i) {
     for (int c = 0; c < R; ++c) {
-      Vh(i, c) = Complex(u(rng), u(rng));
-      Wh(i, c) = gamma != 0.0 ? Complex(u(rng), u(rng)) : Complex(NAN, NAN);  // poison: not read
+      Vh(i, c) = random_entry<Scalar>(rng);
+      Wh(i, c) = gamma != 0.0 ? random_entry<Scalar>(rng) : Scalar(NAN);  // poison: not read
     }
   }
   Kokkos::deep_copy(V, Vh);
@@ -64,45 +78,52 @@ void check_width(double gamma) {
   const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.row_map());
   const auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.entries());
   const auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.values());
-  std::vector<Complex> w_ref(n * R);
+  std::vector<Scalar> w_ref(n * R);
   std::vector<double> sums_ref(2 * R, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     for (int c = 0; c < R; ++c) {
-      Complex hv(0);
+      Scalar hv(0);
       for (auto k = rm(i); k < rm(i + 1); ++k) hv += va(k) * Vh(static_cast<std::size_t>(en(k)), c);
-      Complex w = alpha * hv + beta * Vh(i, c);
+      Scalar w = alpha * hv + beta * Vh(i, c);
       if (gamma != 0.0) w -= gamma * Wh(i, c);
       w_ref[i * R + c] = w;
-      sums_ref[2 * c] += (Kokkos::conj(Vh(i, c)) * Vh(i, c)).real();
-      sums_ref[2 * c + 1] += (Kokkos::conj(w) * Vh(i, c)).real();
+      sums_ref[2 * c] += Traits::real(Traits::conj(Vh(i, c)) * Vh(i, c));
+      sums_ref[2 * c + 1] += Traits::real(Traits::conj(w) * Vh(i, c));
     }
   }
-  using Functor = solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block, R, N>;
+  using Functor = solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Scalar>, Block<Scalar>, R, N>;
   ASSERT_GT(static_cast<long long>(rm(12) - rm(11)), Functor::stage_capacity) << "row 11 must take two segments";
   std::vector<double> sums(2 * R, NAN);
-  solvers::impl::blocked_step_fixed_width<R, Complex, N>(H, V, W, alpha, beta, gamma, sums.data());
+  solvers::impl::blocked_step_fixed_width<R, Scalar, N>(H, V, W, alpha, beta, gamma, sums.data());
   Kokkos::deep_copy(Wh, W);
   for (std::size_t i = 0; i < n; ++i) {
     for (int c = 0; c < R; ++c) {
-      ASSERT_LE(Kokkos::abs(Wh(i, c) - w_ref[i * R + c]), 1e-13) << "R " << R << " N " << N << " row " << i << " col " << c;
+      ASSERT_LE(Traits::abs(Wh(i, c) - w_ref[i * R + c]), 1e-13)
+          << Traits::name() << " R " << R << " N " << N << " row " << i << " col " << c;
     }
   }
   for (int j = 0; j < 2 * R; ++j) {
-    EXPECT_NEAR(sums[j], sums_ref[j], 1e-12 * (1 + std::abs(sums_ref[j]))) << "R " << R << " N " << N << " sum " << j;
+    EXPECT_NEAR(sums[j], sums_ref[j], 1e-12 * (1 + std::abs(sums_ref[j])))
+        << Traits::name() << " R " << R << " N " << N << " sum " << j;
   }
 }
 
 template <int N>
 void check_all_widths() {
-  static_assert(N != 2 || solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block, 32, 2>::stage_rows,
-                "the staged path must be among the widths checked");
-  static_assert(!solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block, 4, N>::stage_rows,
+  using solvers::impl::KpmBlockedSpmmvFixedWidth;
+  static_assert(N != 2 || KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block<Complex>, 32, 2>::stage_rows,
+                "the staged complex path must be among the widths checked");
+  static_assert(N != 2 || KpmBlockedSpmmvFixedWidth<CrsMatrix<double>, Block<double>, 64, 2>::stage_rows,
+                "the staged real path must be among the widths checked");
+  static_assert(!KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block<Complex>, 4, N>::stage_rows,
                 "the unstaged path must be among the widths checked");
   for (const double gamma : {0.0, 0.9}) {
     check_width<1, N>(gamma);
     check_width<2, N>(gamma);
     check_width<4, N>(gamma);
     check_width<32, N>(gamma);
+    check_width<2, N, double>(gamma);  // real: no R = 1 (a real row of one double is no pair)
+    check_width<64, N, double>(gamma);
   }
 }
 

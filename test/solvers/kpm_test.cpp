@@ -179,12 +179,12 @@ TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
 
 /// Row and team kernels of the blocked implementation against the naive moments, for block widths
 /// that fill part of a lane group (1, 3, 5), one warp (32) and two lanes per vector (64), on odd
-/// row counts with empty rows and rows longer than a warp (random_hermitian(71): ~40 entries a
-/// row). On host spaces the row kernel of the powers of two is the fixed-width one
+/// row counts with empty rows and long rows (random_hermitian(71): up to 26 entries a row; rows
+/// longer than the fixed-width kernel stages at once are in kpm_fixed_width_test.cpp). On host spaces the row kernel of the powers of two is the fixed-width one
 /// (kpm_fixed_width_kernel.hpp: every width it instantiates is here), that of 3 and 5 the
 /// runtime-R one; the team kernel is the independent check of both. The team kernel itself runs
 /// as KpmTeamKernelNarrow for R = 1, 2 and as KpmTeamKernelWide from R = 3 (8 and 4 gathers in
-/// flight: the rows of ~40 entries take the batched loop and its remainder).
+/// flight: the rows of up to 26 entries take the batched loop and its remainder).
 template <class Scalar>
 void expect_blocked_kernels_agree(int n, solvers::KpmRandomVector kind) {
   const auto H = random_hermitian<Scalar>(n, 11);
