@@ -11,6 +11,7 @@
 #include "kelp/kernels/blas1/axpby.hpp"
 #include "kelp/kernels/blas1/dot.hpp"
 #include "kelp/kernels/blas1/norms.hpp"
+#include "kelp/kernels/core/huge_pages.hpp"
 #include "kelp/kernels/graph/locality_order.hpp"
 #include "kelp/kernels/sparse/symmetric_permute.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
@@ -498,7 +499,9 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
     const int width = std::min(block_size, R);
     // Not zeroed: copy_columns fills V, and the first step writes W without reading it.
     const auto block = [n](const std::string& label, int columns) {
-      return impl::KpmBlock<Scalar>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n, columns);
+      impl::KpmBlock<Scalar> b(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n, columns);
+      kelp::impl::advise_huge_pages(b);  // before the first write: the far gathers' page walks
+      return b;
     };
     impl::KpmBlock<Scalar> V = block("kelp::solvers::kpm::V", width);
     impl::KpmBlock<Scalar> W = block("kelp::solvers::kpm::W", width);
@@ -512,11 +515,17 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
                             moments.values.data() + static_cast<std::size_t>(first) * num_moments, team);
     }
   } else {
-    VectorView<Scalar> v("kelp::solvers::kpm::v", n);
-    VectorView<Scalar> w("kelp::solvers::kpm::w", n);
+    const auto vector = [n](const std::string& label) {
+      VectorView<Scalar> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+      kelp::impl::advise_huge_pages(x);  // as the blocks, so that naive is compared like for like
+      Kokkos::deep_copy(x, Scalar(0));
+      return x;
+    };
+    VectorView<Scalar> v = vector("kelp::solvers::kpm::v");
+    VectorView<Scalar> w = vector("kelp::solvers::kpm::w");
     VectorView<Scalar> u;
     kernels::SpmvHandle<CrsMatrix<Scalar>> handle;
-    if (implementation == KpmImplementation::naive) u = VectorView<Scalar>("kelp::solvers::kpm::u", n);
+    if (implementation == KpmImplementation::naive) u = vector("kelp::solvers::kpm::u");
     for (int r = 0; r < R; ++r) {
       impl::copy_column(start, r, v);
       double* mu = moments.values.data() + static_cast<std::size_t>(r) * num_moments;
