@@ -8,8 +8,11 @@
 # "-O0 -DNDEBUG -Xptxas=-O0"): nvcc's front end, cicc and ptxas still see every kernel, the host
 # compile, most of the time at -O3, drops to about a quarter, and ptxas to 40 % (7.5 s -> 2.9 s of
 # CPU for kernels/spmv/eti/spmv_double.cpp, 2026-11-26). cicc stays at its default: at -O0 it
-# emits 4x the PTX and ptxas loses more than cicc gains. The executables are for no run; GPU runs
-# use scripts/build_cuda.sh.
+# emits 4x the PTX and ptxas loses more than cicc gains. The test programs' own -O1
+# (KELP_TEST_OPT_FLAGS, test/CMakeLists.txt) is turned off here too: it came after -O0 and won,
+# and their host compile was most of this check (one unity batch of kernel tests: 82 s of host
+# g++ in 122 s at -O1, 52 s in 89 s at -O0; 2026-11-28). The executables are for no run; GPU
+# runs use scripts/build_cuda.sh.
 #
 # Unity batches (KELP_UNITY_BUILD, KELP_CUDA_CHECK_UNITY=OFF to turn off): nvcc parses Kokkos'
 # and Kelp's headers once per batch of 8 sources instead of once per source.
@@ -36,7 +39,7 @@ start=$(date +%s)
 rc=0
 bash "$repo/scripts/build_cuda.sh" --compile-only -j "${KELP_CUDA_CHECK_JOBS:-$(nproc)}" \
   "$build_dir" -- -DCMAKE_CXX_FLAGS_RELEASE="${KELP_CUDA_CHECK_FLAGS:--O0 -DNDEBUG -Xptxas=-O0}" \
-  -DKELP_UNITY_BUILD="${KELP_CUDA_CHECK_UNITY:-ON}" || rc=$?
+  -DKELP_UNITY_BUILD="${KELP_CUDA_CHECK_UNITY:-ON}" -DKELP_TEST_OPT_FLAGS= || rc=$?
 # The CUDA build installs and exports too: install it and build the downstream project with the
 # installed nvcc_wrapper (compile only, like everything here).
 if [ $rc -eq 0 ]; then
