@@ -135,7 +135,9 @@ void run_rows(const Options& options) {
   Matrix A = unsorted_matrix(options);
   const double sorted_entries = static_cast<double>(A.nnz());
   const Exec exec;
-  for (const auto& [name, method] : kMethods) {
+  for (const auto& entry : kMethods) {  // no structured binding: lambdas capture it only from C++20
+    const char* const name = entry.first;
+    const LongRowSort method = entry.second;
     const auto restore = [&] {
       Kokkos::deep_copy(A.entries(), original.entries());
       Kokkos::deep_copy(A.values(), original.values());
@@ -163,7 +165,9 @@ void run_array(const Options& options) {
   Kokkos::deep_copy(keys0, keys_h);
   Kokkos::deep_copy(values0, values_h);
   const Exec exec;
-  for (const auto& [name, method] : kMethods) {
+  for (const auto& entry : kMethods) {
+    const char* const name = entry.first;
+    const LongRowSort method = entry.second;
     if (method == LongRowSort::heap) continue;  // not offered for arrays
     const auto restore = [&] {
       Kokkos::deep_copy(keys, keys0);
