@@ -17,6 +17,12 @@
 # Unity batches (KELP_UNITY_BUILD, KELP_CUDA_CHECK_UNITY=OFF to turn off): nvcc parses Kokkos'
 # and Kelp's headers once per batch of 8 sources instead of once per source.
 #
+# Host compiler: clang++ when it can build OpenMP code (Debian's libomp-14-dev, which
+# install_deps.sh installs), else g++; KELP_CUDA_CHECK_HOST_CXX chooses. nvcc hands the host half of
+# every unit to it, and clang took 0.68-0.78 of g++'s time on the largest units of this check
+# (2026-11-28, docs/conventions.md §13). GPU runs (scripts/build_cuda.sh, gpu_build.sh) keep g++:
+# the check is about what nvcc accepts, and the Release phase has compiled all host code with GCC.
+#
 # Caching: the patched Kokkos source is kept in ${KELP_CACHE_DIR:-~/.cache/kelp} (about 12 MiB;
 # the 160 MiB trilinos tarball is not kept), so later runs skip the download. The build dir is
 # reused when it exists (incremental build).
@@ -34,6 +40,26 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "${CUDA_ROOT:-/usr/local/cuda}/bi
   echo "cuda_compile_check: skipped: no nvcc on PATH or in ${CUDA_ROOT:-/usr/local/cuda}/bin"
   exit 0
 fi
+
+# clang++ as nvcc's host compiler, if it compiles and links an OpenMP program here.
+choose_host_compiler() {
+  if [ -n "${KELP_CUDA_CHECK_HOST_CXX:-}" ]; then
+    echo "$KELP_CUDA_CHECK_HOST_CXX"
+    return
+  fi
+  local probe
+  probe=$(mktemp -d)
+  printf '#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n' > "$probe/omp.cpp"
+  if command -v clang++ >/dev/null 2>&1 &&
+     clang++ -fopenmp "$probe/omp.cpp" -o "$probe/omp" >/dev/null 2>&1; then
+    echo clang++
+  else
+    echo g++
+  fi
+  rm -rf "$probe"
+}
+export NVCC_WRAPPER_DEFAULT_COMPILER
+NVCC_WRAPPER_DEFAULT_COMPILER=$(choose_host_compiler)
 
 start=$(date +%s)
 rc=0

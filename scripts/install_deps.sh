@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config ninja-build ccache git patch xz-utils
   clang libclang-rt-14-dev        # the sanitizer build of scripts/test.sh (and its runtimes)
+  libomp-14-dev                   # clang's OpenMP: nvcc's host compiler in the CUDA compile check
   libtrilinos-kokkos-dev          # Kokkos 3.4.1, Serial backend (KELP_SYSTEM_KOKKOS builds)
   libtrilinos-kokkos-kernels-dev  # peer for the benchmarks only (KELP_ENABLE_PEERS)
   nlohmann-json3-dev libcli11-dev # JSON reports and the command line of the apps

@@ -110,7 +110,9 @@ constexpr int kExitBadCommandLine = 2;
 /// the benchmark's command line gets all the others.
 class SplitArguments {
  public:
-  SplitArguments(int argc, char** argv) : kokkos_argv_{argv[0]} {
+  // (1, argv[0]), not {argv[0]}: nvcc rewrites the braced list as {{argv[0]}}, which clang as its
+  // host compiler warns about (-Wbraced-scalar-init).
+  SplitArguments(int argc, char** argv) : kokkos_argv_(1, argv[0]) {
     for (int i = 1; i < argc; ++i) {
       if (std::string(argv[i]).rfind("--kokkos-", 0) == 0) {
         kokkos_argv_.push_back(argv[i]);
