@@ -4,7 +4,7 @@
 // spectral bounds, and bad input.
 #include <gtest/gtest.h>
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -17,6 +17,7 @@
 #include "kelp/kernels/generators/hamiltonians.hpp"
 #include "kelp/kernels/sparse/symmetric_permute.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
+#include "test/support/dense_oracles.hpp"
 #include "test/support/expect.hpp"
 
 namespace kelp::kpm_test {
@@ -43,8 +44,7 @@ Eigen::MatrixXcd dense_of(const CrsMatrix<Scalar>& A) {
 
 template <class Scalar>
 std::vector<double> eigenvalues_of(const CrsMatrix<Scalar>& A) {
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXcd> solver(dense_of(A), Eigen::EigenvaluesOnly);
-  const auto& e = solver.eigenvalues();
+  const Eigen::VectorXd e = test::self_adjoint_eigenvalues(dense_of(A));
   return std::vector<double>(e.data(), e.data() + e.size());
 }
 

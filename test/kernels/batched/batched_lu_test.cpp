@@ -65,7 +65,7 @@ TYPED_TEST(BatchedLu, FactorThenSolveMatchesEigenOnRandomMatrices) {
         EXPECT_LE(backward_error<S>(a[p], problem(B, p), b[p]), tolerance<S>(n))
             << batched::to_string(mode) << " n " << n << " problem " << p;
         if (n > 0) {  // the same factors as Eigen's partial-pivoting LU: U's diagonal agrees
-          const EMatrix<S> lu = a[p].partialPivLu().matrixLU();
+          const EMatrix<S> lu = test::partial_piv_lu_factors(a[p]);
           EXPECT_LE(relative_difference(EVector<S>(problem(A, p).diagonal()), EVector<S>(lu.diagonal())),
                     100 * tolerance<S>(n))
               << batched::to_string(mode) << " n " << n;
@@ -79,8 +79,8 @@ TYPED_TEST(BatchedLu, FactorThenSolveMatchesEigenOnRandomMatrices) {
 /// spread geometrically from 1 to 1 / cond: an ill-conditioned but nonsingular problem.
 template <class S>
 EMatrix<S> ill_conditioned(int n, double cond, std::mt19937& rng) {
-  const EMatrix<S> q1 = random_matrix<S>(n, n, rng).householderQr().householderQ();
-  const EMatrix<S> q2 = random_matrix<S>(n, n, rng).householderQr().householderQ();
+  const EMatrix<S> q1 = test::householder_q(random_matrix<S>(n, n, rng));
+  const EMatrix<S> q2 = test::householder_q(random_matrix<S>(n, n, rng));
   EVector<S> sigma(n);
   for (int i = 0; i < n; ++i) {
     sigma(i) = EScalar<S>(std::pow(cond, -static_cast<double>(i) / std::max(1, n - 1)));
@@ -121,7 +121,7 @@ TYPED_TEST(BatchedLu, IllConditionedProblemsAreSolvedBackwardStably) {
         for (int p = 0; p < kBatch; ++p) {
           const EVector<S> x = problem(B, p);
           EXPECT_LE(backward_error<S>(a[p], x, b[p]), tolerance<S>(n)) << what << " problem " << p;
-          const EVector<S> reference = a[p].fullPivLu().solve(b[p]);
+          const EVector<S> reference = test::full_piv_lu_solve(a[p], b[p]);
           EXPECT_LE(relative_difference(EVector<S>(x / reference.cwiseAbs().maxCoeff()),
                                         EVector<S>(reference / reference.cwiseAbs().maxCoeff())),
                     cond * tolerance<S>(n))

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers of the batched kernel tests: Eigen references for Kelp's batch views, random problems.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <Kokkos_Core.hpp>
 #include <complex>
 #include <random>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kelp/kernels/batched/batched_lu.hpp"
+#include "test/support/dense_oracles.hpp"
 
 namespace kelp::test::batched {
 
