@@ -77,5 +77,18 @@ TEST(KpmTeamRows, RangesTakeEachRowOnce) {
   }
 }
 
+/// The instantiation per R: narrow for 1 and 2 vectors, paired (two vectors a lane) for the even
+/// widths 8 to 64 that were measured faster that way, wide for every other width. An odd R must
+/// never be paired: its last vector would have no partner.
+TEST(KpmTeamRows, KernelKindByWidth) {
+  using solvers::impl::KpmTeamKernelKind;
+  using solvers::impl::kpm_team_kernel_kind;
+  for (const int R : {1, 2}) EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::narrow) << R;
+  for (const int R : {8, 10, 16, 32, 64}) EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::paired) << R;
+  for (const int R : {3, 4, 5, 6, 7, 9, 33, 63, 65, 66, 128}) {
+    EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::wide) << R;
+  }
+}
+
 }  // namespace
 }  // namespace kelp::kpm_team_rows_test

@@ -127,7 +127,9 @@ void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const K
 }
 
 /// The team kernel's launch shape and device buffers, made once per block of vectors (no
-/// allocation in the moment loop); `narrow` picks KpmTeamKernelNarrow over ...Wide. The 2R sums
+/// allocation in the moment loop); `kind` picks KpmTeamKernelNarrow, ...Wide or ...Paired
+/// (kpm_team_kernel_kind: by R alone, on every execution space, so that host tests run the same
+/// instantiation as a GPU for the same R). The 2R sums
 /// of each step stay on the device, in `sums` (steps_per_copy steps x 2R), and come to the host
 /// once per steps_per_copy steps: a copy per step would wait for the GPU every time (about a
 /// tenth of a product at R = 32 on an H100).
@@ -135,20 +137,24 @@ template <class Scalar>
 struct KpmTeamWorkspace {
   using Narrow = KpmTeamKernelNarrow<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
   using Wide = KpmTeamKernelWide<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
+  using Paired = KpmTeamKernelPaired<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   using Partials = typename Narrow::Partials;
   using Sums = Kokkos::View<double**, Kokkos::LayoutRight, typename CrsMatrix<Scalar>::device_type>;
   static constexpr int steps_per_copy = 256;
-  bool narrow = true;
+  KpmTeamKernelKind kind = KpmTeamKernelKind::narrow;
   KpmTeamShape shape;
   Partials partials;
   Sums sums;
   typename Sums::HostMirror sums_host;
 
   KpmTeamWorkspace(const CrsMatrix<Scalar>& H, int num_vectors, int num_steps) {
-    narrow = num_vectors <= kpm_team_narrow_max_vectors;
-    shape = narrow ? make_shape<Narrow, KpmTeamPolicyNarrow<Exec>>(H, num_vectors)
-                   : make_shape<Wide, KpmTeamPolicyWide<Exec>>(H, num_vectors);
+    kind = kpm_team_kernel_kind(num_vectors);
+    switch (kind) {
+      case KpmTeamKernelKind::narrow: shape = make_shape<Narrow, KpmTeamPolicyNarrow<Exec>>(H, num_vectors); break;
+      case KpmTeamKernelKind::wide: shape = make_shape<Wide, KpmTeamPolicyWide<Exec>>(H, num_vectors); break;
+      case KpmTeamKernelKind::paired: shape = make_shape<Paired, KpmTeamPolicyPaired<Exec>>(H, num_vectors); break;
+    }
     partials = Partials("kelp::solvers::kpm::team_partials", shape.rows.league_size, 2 * num_vectors);
     sums = Sums("kelp::solvers::kpm::team_sums", std::max(1, std::min(num_steps, steps_per_copy)),
                 2 * num_vectors);
@@ -197,10 +203,16 @@ void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
   using WS = KpmTeamWorkspace<Scalar>;
   using Exec = typename WS::Exec;
   const int R = static_cast<int>(V.extent(1));
-  if (ws.narrow) {
-    launch_team_step<typename WS::Narrow, KpmTeamPolicyNarrow<Exec>>(H, V, W, alpha, beta, gamma, ws);
-  } else {
-    launch_team_step<typename WS::Wide, KpmTeamPolicyWide<Exec>>(H, V, W, alpha, beta, gamma, ws);
+  switch (ws.kind) {
+    case KpmTeamKernelKind::narrow:
+      launch_team_step<typename WS::Narrow, KpmTeamPolicyNarrow<Exec>>(H, V, W, alpha, beta, gamma, ws);
+      break;
+    case KpmTeamKernelKind::wide:
+      launch_team_step<typename WS::Wide, KpmTeamPolicyWide<Exec>>(H, V, W, alpha, beta, gamma, ws);
+      break;
+    case KpmTeamKernelKind::paired:
+      launch_team_step<typename WS::Paired, KpmTeamPolicyPaired<Exec>>(H, V, W, alpha, beta, gamma, ws);
+      break;
   }
   using Sum = KpmSumPartials<typename WS::Partials, typename WS::Sums>;
   Kokkos::parallel_for("kelp::solvers::kpm(blocked team sums)",

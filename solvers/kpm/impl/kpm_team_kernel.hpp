@@ -7,8 +7,10 @@
 /// 2R-wide array reduction needs 2R doubles of shared memory per thread (R = 32: 0.27x the naive
 /// version on the H100). Here, per row:
 ///   - lane c of the row's group handles vectors c, c + L, ... (L lanes, L = R rounded up to a
-///     power of two, at most 32): V(j, c) of the row-major block is read by consecutive lanes
-///     from consecutive addresses (coalesced); for R < 32 several rows share a warp;
+///     power of two, at most 32; R / 2 rounded up for the paired instantiation, whose lane c
+///     takes c and c + R / 2 in one pass): V(j, c) of the row-major block is read by
+///     consecutive lanes from consecutive addresses (coalesced); for small R several rows share
+///     a warp;
 ///   - the row's matrix entries are read once per group (the same address for every lane: one
 ///     broadcast load) and the recurrence update is fused;
 ///   - the two dots per vector accumulate in team scratch (one slot per team member and vector,
@@ -57,11 +59,15 @@ bool kpm_blocked_uses_team(KpmBlockedKernel kernel) {
 ///
 /// Gathers: entries of a row whose V gathers are issued before their products (loads in flight
 /// per lane). EarlyRowLoads: V(i, c) and W(i, c) are loaded before the gathers as well (more in
-/// flight, more registers). Which pair is fastest depends on R: KpmTeamKernelNarrow, ...Wide.
-/// Every variant sums a row in entry order.
-template <class Matrix, class Block, int Gathers, bool EarlyRowLoads>
+/// flight, more registers). VectorsPerLane = 2 (even R): a lane takes vectors c and c + R / 2 of a
+/// row in one pass, so each broadcast load of an entry's column and value serves two gathers
+/// (update_row_pair). Which combination is fastest depends on R: KpmTeamKernelNarrow, ...Wide,
+/// ...Paired. Every variant sums a row in entry order.
+template <class Matrix, class Block, int Gathers, bool EarlyRowLoads, int VectorsPerLane = 1>
 struct KpmBlockedTeamSpmmv {
   static_assert(Gathers >= 1, "KpmBlockedTeamSpmmv: at least one gather in flight");
+  static_assert(VectorsPerLane == 1 || VectorsPerLane == 2, "KpmBlockedTeamSpmmv: 1 or 2 vectors per lane");
+  static constexpr int vectors_per_lane = VectorsPerLane;
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -130,13 +136,85 @@ struct KpmBlockedTeamSpmmv {
     wv += kpm_real_dot(wi, vi);
   }
 
+  /// update_row for vectors c0 and c1 of row i at once: each entry's column and value are loaded
+  /// once for both gathers. On an H200 at R = 32 this took the L1 data-stage wavefronts of a
+  /// product from 76 % to 60 % of their peak (docs/performance.md, issue 12, 2026-11-29).
+  KOKKOS_INLINE_FUNCTION void update_row_pair(const long long i, const int c0, const int c1, double& vv0,
+                                              double& wv0, double& vv1, double& wv1) const {
+    using kelp::impl::readonly_load;
+    const auto begin = row_map(i);
+    const auto end = row_map(i + 1);
+    Scalar hv0(0), hv1(0);
+    auto k = begin;
+    for (; k + Gathers <= end; k += Gathers) {
+      Scalar x0[Gathers], x1[Gathers];
+      for (int u = 0; u < Gathers; ++u) {
+        const auto j = readonly_load(&entries(k + u));
+        x0[u] = readonly_load(&V(j, c0));
+        x1[u] = readonly_load(&V(j, c1));
+      }
+      for (int u = 0; u < Gathers; ++u) {
+        const Scalar a = readonly_load(&values(k + u));
+        hv0 += a * x0[u];
+        hv1 += a * x1[u];
+      }
+    }
+    for (; k < end; ++k) {
+      const auto j = readonly_load(&entries(k));
+      const Scalar x0 = readonly_load(&V(j, c0));
+      const Scalar x1 = readonly_load(&V(j, c1));
+      const Scalar a = readonly_load(&values(k));
+      hv0 += a * x0;
+      hv1 += a * x1;
+    }
+    const Scalar v0 = V(i, c0), v1 = V(i, c1);
+    Scalar w0 = alpha * hv0 + beta * v0, w1 = alpha * hv1 + beta * v1;
+    if (gamma != 0.0) {  // gamma = 0: W is not read, it may hold garbage
+      w0 -= gamma * W(i, c0);
+      w1 -= gamma * W(i, c1);
+    }
+    W(i, c0) = w0;
+    W(i, c1) = w1;
+    vv0 += kpm_real_dot(v0, v0);
+    wv0 += kpm_real_dot(w0, v0);
+    vv1 += kpm_real_dot(v1, v1);
+    wv1 += kpm_real_dot(w1, v1);
+  }
+
+  /// The member's rows with vectors in pairs (c, c + R / 2): with R / 2 <= lanes one pair per lane,
+  /// its four sums in registers; otherwise (one lane on host spaces, R > 64 on GPUs) row by row,
+  /// the sums in the member's scratch slots (zeroed by the caller).
+  KOKKOS_INLINE_FUNCTION void paired_rows(const Member& team, const Accumulators& acc, const long long first,
+                                          const long long last) const {
+    const int R = static_cast<int>(V.extent(1));
+    const int half = R / 2;
+    const int t = team.team_rank();
+    if (half <= lanes) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, half), [&](const int c) {
+        double vv0 = 0, wv0 = 0, vv1 = 0, wv1 = 0;
+        for (long long i = first + t; i < last; i += row_step) update_row_pair(i, c, c + half, vv0, wv0, vv1, wv1);
+        acc(t, c) = vv0;
+        acc(t, R + c) = wv0;
+        acc(t, c + half) = vv1;
+        acc(t, R + c + half) = wv1;
+      });
+    } else {
+      for (long long i = first + t; i < last; i += row_step) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, half), [&](const int c) {
+          update_row_pair(i, c, c + half, acc(t, c), acc(t, R + c), acc(t, c + half), acc(t, R + c + half));
+        });
+      }
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int R = static_cast<int>(V.extent(1));
     const int members = team.team_size();
     const int t = team.team_rank();
     Accumulators acc(team.team_scratch(scratch_level), members, 2 * R);
+    const bool paired = VectorsPerLane == 2 && R % 2 == 0;
     // Each lane zeroes and later updates the same slots (c and R + c): no cross-lane hazard.
-    if (R > lanes) {
+    if (R > (paired ? 2 * lanes : lanes)) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
         acc(t, c) = 0.0;
         acc(t, R + c) = 0.0;
@@ -144,7 +222,9 @@ struct KpmBlockedTeamSpmmv {
     }
     const long long first = team.league_rank() * team_offset;
     const long long last = first + team_span < num_rows ? first + team_span : num_rows;
-    if (R <= lanes) {
+    if (paired) {
+      paired_rows(team, acc, first, last);
+    } else if (R <= lanes) {
       // One vector per lane: its two sums stay in registers over all the member's rows, and
       // the scratch slots are written once (instead of a shared-memory update per row).
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
@@ -228,22 +308,46 @@ inline KpmTeamRows kpm_range_rows(long long num_rows, int team_size, long long m
 /// Threads per team on GPUs (KpmTeamPolicyWide's launch bound).
 constexpr int kpm_team_threads = 256;
 
-/// The team kernel's two instantiations on GPUs, by R (measured on an H100: docs/performance.md,
-/// "Issue 12: loads in flight and warps in flight").
+/// The team kernel's three instantiations on GPUs, by R (measured on an H100 and an H200:
+/// docs/performance.md, "Issue 12: loads in flight and warps in flight" and "Issue 12 on the H200:
+/// where the R = 32 kernel is bound; two vectors per lane").
 ///   - Narrow (R <= kpm_team_narrow_max_vectors): one or two lanes per row, so a thread does a
 ///     whole row; 8 gathers and the row's own V and W loads in flight per thread pay most.
-///   - Wide: a warp's gathers are already 32 lanes wide; what pays is more warps per SM. The launch
-///     bound (5 teams of 256 threads per SM) caps the kernel at 48 registers instead of the 64 it
-///     takes on its own (4 teams per SM).
+///   - Paired (even R from kpm_team_paired_min_vectors to kpm_team_paired_max_vectors): R / 2
+///     lanes per row, two vectors a lane, 2 gathers (4 loads) in flight, 4 teams of 256 threads
+///     per SM (64 registers). The kernel is bound by L1 throughput, and the broadcast column
+///     and value loads were about a third of its L1 wavefronts and half of its register
+///     writebacks; sharing them between two gathers made R = 8 ... 64 run 1.1-1.2 times as
+///     fast on the H200.
+///   - Wide (the other R): a warp's gathers are already 32 lanes wide; what pays is more warps
+///     per SM. The launch bound (5 teams of 256 threads per SM) caps the kernel at 48 registers
+///     instead of the 64 it takes on its own (4 teams per SM).
 template <class Matrix, class Block>
 using KpmTeamKernelNarrow = KpmBlockedTeamSpmmv<Matrix, Block, 8, true>;
 template <class Matrix, class Block>
 using KpmTeamKernelWide = KpmBlockedTeamSpmmv<Matrix, Block, 4, false>;
+template <class Matrix, class Block>
+using KpmTeamKernelPaired = KpmBlockedTeamSpmmv<Matrix, Block, 2, false, 2>;
 template <class Exec>
 using KpmTeamPolicyNarrow = Kokkos::TeamPolicy<Exec>;
 template <class Exec>
 using KpmTeamPolicyWide = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<kpm_team_threads, 5>>;
+template <class Exec>
+using KpmTeamPolicyPaired = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<kpm_team_threads, 4>>;
 constexpr int kpm_team_narrow_max_vectors = 2;
+constexpr int kpm_team_paired_min_vectors = 8;  // R = 4 measured no faster paired (H200)
+constexpr int kpm_team_paired_max_vectors = 64;  // the widths measured
+
+/// Which instantiation the blocked team step runs for R vectors.
+enum class KpmTeamKernelKind { narrow, wide, paired };
+inline KpmTeamKernelKind kpm_team_kernel_kind(int num_vectors) {
+  if (num_vectors <= kpm_team_narrow_max_vectors) return KpmTeamKernelKind::narrow;
+  if (num_vectors % 2 == 0 && num_vectors >= kpm_team_paired_min_vectors &&
+      num_vectors <= kpm_team_paired_max_vectors) {
+    return KpmTeamKernelKind::paired;
+  }
+  return KpmTeamKernelKind::wide;
+}
 
 /// How the team kernel is launched for R vectors on n rows.
 struct KpmTeamShape {
@@ -255,7 +359,8 @@ struct KpmTeamShape {
   kelp::impl::TeamKernelOccupancy occupancy;  ///< GPU: teams resident at once, L1 carveout
 };
 
-/// GPU: L = R rounded up to a power of two (at most 32) lanes per row and kpm_team_threads / L rows per team
+/// GPU: L = R / Functor::vectors_per_lane rounded up to a power of two (at most 32) lanes per row
+/// and kpm_team_threads / L rows per team
 /// (fewer when the 2R accumulators per row would take more than 16 KiB of shared memory), and
 /// as many teams as are resident at once (kelp::impl::team_kernel_occupancy), the rows
 /// interleaved over them: pass p of team l takes rows (p * league + l) * team_size + t. So the
@@ -275,7 +380,8 @@ KpmTeamShape kpm_team_shape(long long num_rows, int num_vectors, const Functor& 
   const int R = std::max(1, num_vectors);
   long long max_league = 1;
   if constexpr (kpm_is_warp_space<Exec>()) {
-    while (s.vector_length < R && s.vector_length < 32) s.vector_length *= 2;
+    const int width = (R + Functor::vectors_per_lane - 1) / Functor::vectors_per_lane;  // lanes a row needs
+    while (s.vector_length < width && s.vector_length < 32) s.vector_length *= 2;
     s.team_size = kpm_team_threads / s.vector_length;
     while (s.team_size > 1 && Functor::scratch_bytes(s.team_size, R) > 16384) s.team_size /= 2;
     const int limit = Policy(1, 1, s.vector_length).team_size_max(functor, Kokkos::ParallelForTag());
