@@ -185,8 +185,9 @@ TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
 /// runtime-R one; the team kernel is the independent check of both. The team kernel itself runs
 /// as KpmTeamKernelNarrow for R = 1, 2, as KpmTeamKernelPaired for even R from 8 to 64 (two
 /// vectors a lane; on host spaces row by row through update_row_pair, on GPUs with the pairs'
-/// sums in registers) and as KpmTeamKernelWide otherwise (3, 4, 5, 6, 66: 8, 2 and 4 gathers in
-/// flight, so the rows of up to 26 entries take the batched loops and their remainders).
+/// sums in registers) and as KpmTeamKernelWide otherwise (3, 4, 5, 6, 66). The three keep 8, 2
+/// and 4 gathers in flight, so the rows of up to 26 entries take the batched loops and their
+/// remainders.
 template <class Scalar>
 void expect_blocked_kernels_agree(int n, solvers::KpmRandomVector kind) {
   const auto H = random_hermitian<Scalar>(n, 11);
