@@ -77,15 +77,17 @@ TEST(KpmTeamRows, RangesTakeEachRowOnce) {
   }
 }
 
-/// The instantiation per R: narrow for 1 and 2 vectors, paired (two vectors a lane) for the even
-/// widths 8 to 64 that were measured faster that way, wide for every other width. An odd R must
-/// never be paired: its last vector would have no partner.
+/// The instantiation per R: narrow for 1 and 2 vectors, quad (four vectors a lane) for the
+/// multiples of 4 and paired (two a lane) for the other even widths from 8 to 64 (measured faster
+/// that way), wide for every other width. A lane's group must never reach past R: an odd R is
+/// never paired, and an R that is not a multiple of 4 is never quad.
 TEST(KpmTeamRows, KernelKindByWidth) {
   using solvers::impl::KpmTeamKernelKind;
   using solvers::impl::kpm_team_kernel_kind;
   for (const int R : {1, 2}) EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::narrow) << R;
-  for (const int R : {8, 10, 16, 32, 64}) EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::paired) << R;
-  for (const int R : {3, 4, 5, 6, 7, 9, 33, 63, 65, 66, 128}) {
+  for (const int R : {8, 12, 16, 32, 60, 64}) EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::quad) << R;
+  for (const int R : {10, 14, 18, 34, 62}) EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::paired) << R;
+  for (const int R : {3, 4, 5, 6, 7, 9, 33, 63, 65, 66, 68, 128}) {
     EXPECT_EQ(kpm_team_kernel_kind(R), KpmTeamKernelKind::wide) << R;
   }
 }

@@ -183,17 +183,18 @@ TEST(Kpm, ImplementationsGiveTheSameMomentsRealCubic) {
 /// longer than the fixed-width kernel stages at once are in kpm_fixed_width_test.cpp). On host spaces the row kernel of the powers of two is the fixed-width one
 /// (kpm_fixed_width_kernel.hpp: every width it instantiates is here), that of 3 and 5 the
 /// runtime-R one; the team kernel is the independent check of both. The team kernel itself runs
-/// as KpmTeamKernelNarrow for R = 1, 2, as KpmTeamKernelPaired for even R from 8 to 64 (two
-/// vectors a lane; on host spaces row by row through update_row_pair, on GPUs with the pairs'
-/// sums in registers) and as KpmTeamKernelWide otherwise (3, 4, 5, 6, 66). The three keep 8, 2
-/// and 4 gathers in flight, so the rows of up to 26 entries take the batched loops and their
-/// remainders.
+/// as KpmTeamKernelNarrow for R = 1, 2, as KpmTeamKernelQuad for multiples of 4 from 8 to 64
+/// (four vectors a lane: 8, 16, 32, 64), as KpmTeamKernelPaired for the other even R from 8 to 64
+/// (two a lane: 10; on host spaces both go row by row through update_row_group, on GPUs with a
+/// lane's sums in registers) and as KpmTeamKernelWide otherwise (3, 4, 5, 6, 66). They keep 8,
+/// 2, 2 and 4 gathers in flight, so the rows of up to 26 entries take the batched loops and
+/// their remainders.
 template <class Scalar>
 void expect_blocked_kernels_agree(int n, solvers::KpmRandomVector kind) {
   const auto H = random_hermitian<Scalar>(n, 11);
   const auto scaling = solvers::KpmScaling::from_bounds(solvers::gershgorin_bounds(H), 0.01);
   constexpr int moments = 17;  // odd: the last product's second moment is dropped
-  for (int R : {1, 2, 3, 4, 5, 6, 8, 16, 32, 64, 66}) {
+  for (int R : {1, 2, 3, 4, 5, 6, 8, 10, 16, 32, 64, 66}) {
     MultiVectorView<Scalar, Kokkos::LayoutRight> start("start", n, R);
     solvers::kpm_start_vectors(start, KpmTrace::stochastic, kind, 5, 0);
     // The naive reference on the first (at most 4) vectors keeps the test fast; the start vectors
@@ -284,12 +285,12 @@ void expect_blocked_step_matches_reference(bool team, int R, double gamma) {
   }
 }
 
-/// Both kernels, the team kernel's narrow (R = 1, 2), wide (3, 4) and paired (8, 32)
+/// Both kernels, the team kernel's narrow (R = 1, 2), wide (3, 4), paired (10) and quad (8, 32)
 /// instantiations, and the row kernel's fixed-width (1, 4, 8, 32 on host builds) and runtime
 /// widths (3).
 TEST(Kpm, BlockedStepDoesNotReadWOnTheFirstStep) {
   for (const bool team : {false, true}) {
-    for (const int R : {1, 2, 3, 4, 8, 32}) {
+    for (const int R : {1, 2, 3, 4, 8, 10, 32}) {
       for (const double gamma : {0.0, 0.9}) expect_blocked_step_matches_reference(team, R, gamma);
     }
   }

@@ -127,7 +127,7 @@ void blocked_step(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V, const K
 }
 
 /// The team kernel's launch shape and device buffers, made once per block of vectors (no
-/// allocation in the moment loop); `kind` picks KpmTeamKernelNarrow, ...Wide or ...Paired
+/// allocation in the moment loop); `kind` picks KpmTeamKernelNarrow, ...Wide, ...Paired or ...Quad
 /// (kpm_team_kernel_kind: by R alone, on every execution space, so that host tests run the same
 /// instantiation as a GPU for the same R). The 2R sums
 /// of each step stay on the device, in `sums` (steps_per_copy steps x 2R), and come to the host
@@ -138,6 +138,7 @@ struct KpmTeamWorkspace {
   using Narrow = KpmTeamKernelNarrow<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
   using Wide = KpmTeamKernelWide<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
   using Paired = KpmTeamKernelPaired<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
+  using Quad = KpmTeamKernelQuad<CrsMatrix<Scalar>, KpmBlock<Scalar>>;
   using Exec = typename CrsMatrix<Scalar>::execution_space;
   using Partials = typename Narrow::Partials;
   using Sums = Kokkos::View<double**, Kokkos::LayoutRight, typename CrsMatrix<Scalar>::device_type>;
@@ -154,6 +155,7 @@ struct KpmTeamWorkspace {
       case KpmTeamKernelKind::narrow: shape = make_shape<Narrow, KpmTeamPolicyNarrow<Exec>>(H, num_vectors); break;
       case KpmTeamKernelKind::wide: shape = make_shape<Wide, KpmTeamPolicyWide<Exec>>(H, num_vectors); break;
       case KpmTeamKernelKind::paired: shape = make_shape<Paired, KpmTeamPolicyPaired<Exec>>(H, num_vectors); break;
+      case KpmTeamKernelKind::quad: shape = make_shape<Quad, KpmTeamPolicyQuad<Exec>>(H, num_vectors); break;
     }
     partials = Partials("kelp::solvers::kpm::team_partials", shape.rows.league_size, 2 * num_vectors);
     sums = Sums("kelp::solvers::kpm::team_sums", std::max(1, std::min(num_steps, steps_per_copy)),
@@ -212,6 +214,9 @@ void blocked_step_team(const CrsMatrix<Scalar>& H, const KpmBlock<Scalar>& V,
       break;
     case KpmTeamKernelKind::paired:
       launch_team_step<typename WS::Paired, KpmTeamPolicyPaired<Exec>>(H, V, W, alpha, beta, gamma, ws);
+      break;
+    case KpmTeamKernelKind::quad:
+      launch_team_step<typename WS::Quad, KpmTeamPolicyQuad<Exec>>(H, V, W, alpha, beta, gamma, ws);
       break;
   }
   using Sum = KpmSumPartials<typename WS::Partials, typename WS::Sums>;

@@ -7,8 +7,8 @@
 /// 2R-wide array reduction needs 2R doubles of shared memory per thread (R = 32: 0.27x the naive
 /// version on the H100). Here, per row:
 ///   - lane c of the row's group handles vectors c, c + L, ... (L lanes, L = R rounded up to a
-///     power of two, at most 32; R / 2 rounded up for the paired instantiation, whose lane c
-///     takes c and c + R / 2 in one pass): V(j, c) of the row-major block is read by
+///     power of two, at most 32; R / P rounded up for the paired (P = 2) and quad (P = 4)
+///     instantiations, whose lane c takes c, c + R / P, ... in one pass): V(j, c) of the row-major block is read by
 ///     consecutive lanes from consecutive addresses (coalesced); for small R several rows share
 ///     a warp;
 ///   - the row's matrix entries are read once per group (the same address for every lane: one
@@ -59,14 +59,14 @@ bool kpm_blocked_uses_team(KpmBlockedKernel kernel) {
 ///
 /// Gathers: entries of a row whose V gathers are issued before their products (loads in flight
 /// per lane). EarlyRowLoads: V(i, c) and W(i, c) are loaded before the gathers as well (more in
-/// flight, more registers). VectorsPerLane = 2 (even R): a lane takes vectors c and c + R / 2 of a
-/// row in one pass, so each broadcast load of an entry's column and value serves two gathers
-/// (update_row_pair). Which combination is fastest depends on R: KpmTeamKernelNarrow, ...Wide,
-/// ...Paired. Every variant sums a row in entry order.
+/// flight, more registers). VectorsPerLane = P > 1 (R a multiple of P): a lane takes vectors c,
+/// c + R / P, ... of a row in one pass, so each broadcast load of an entry's column and value
+/// serves P gathers (update_row_group). Which combination is fastest depends on R:
+/// KpmTeamKernelNarrow, ...Wide, ...Paired, ...Quad. Every variant sums a row in entry order.
 template <class Matrix, class Block, int Gathers, bool EarlyRowLoads, int VectorsPerLane = 1>
 struct KpmBlockedTeamSpmmv {
   static_assert(Gathers >= 1, "KpmBlockedTeamSpmmv: at least one gather in flight");
-  static_assert(VectorsPerLane == 1 || VectorsPerLane == 2, "KpmBlockedTeamSpmmv: 1 or 2 vectors per lane");
+  static_assert(VectorsPerLane >= 1, "KpmBlockedTeamSpmmv: at least one vector per lane");
   static constexpr int vectors_per_lane = VectorsPerLane;
   using Scalar = typename Matrix::scalar_type;
   using Exec = typename Matrix::execution_space;
@@ -136,72 +136,93 @@ struct KpmBlockedTeamSpmmv {
     wv += kpm_real_dot(wi, vi);
   }
 
-  /// update_row for vectors c0 and c1 of row i at once: each entry's column and value are loaded
-  /// once for both gathers. On an H200 at R = 32 this took the L1 data-stage wavefronts of a
-  /// product from 76 % to 60 % of their peak (docs/performance.md, issue 12, 2026-11-29).
-  KOKKOS_INLINE_FUNCTION void update_row_pair(const long long i, const int c0, const int c1, double& vv0,
-                                              double& wv0, double& vv1, double& wv1) const {
+  /// The two dots of VectorsPerLane vectors (one lane's share of a row group).
+  struct GroupDots {
+    double vv[VectorsPerLane];
+    double wv[VectorsPerLane];
+  };
+
+  /// update_row for the vectors c, c + stride, ..., c + (VectorsPerLane - 1) stride of row i at
+  /// once: each entry's column and value are loaded once for all their gathers. With two
+  /// vectors a lane, on an H200 at R = 32, this took the L1 data-stage wavefronts of a product
+  /// from 76 % to 60 % of their peak (docs/performance.md, issue 12, 2026-11-29). The loads are
+  /// issued in the measured order: the columns and gathers of `Gathers` entries, then their
+  /// values and products.
+  KOKKOS_INLINE_FUNCTION void update_row_group(const long long i, const int c, const int stride,
+                                               GroupDots& dots) const {
     using kelp::impl::readonly_load;
+    constexpr int P = VectorsPerLane;
     const auto begin = row_map(i);
     const auto end = row_map(i + 1);
-    Scalar hv0(0), hv1(0);
+    Scalar hv[P];
+    for (int p = 0; p < P; ++p) hv[p] = Scalar(0);
     auto k = begin;
     for (; k + Gathers <= end; k += Gathers) {
-      Scalar x0[Gathers], x1[Gathers];
+      Scalar x[Gathers][P];
       for (int u = 0; u < Gathers; ++u) {
         const auto j = readonly_load(&entries(k + u));
-        x0[u] = readonly_load(&V(j, c0));
-        x1[u] = readonly_load(&V(j, c1));
+        for (int p = 0; p < P; ++p) x[u][p] = readonly_load(&V(j, c + p * stride));
       }
       for (int u = 0; u < Gathers; ++u) {
         const Scalar a = readonly_load(&values(k + u));
-        hv0 += a * x0[u];
-        hv1 += a * x1[u];
+        for (int p = 0; p < P; ++p) hv[p] += a * x[u][p];
       }
     }
     for (; k < end; ++k) {
       const auto j = readonly_load(&entries(k));
-      const Scalar x0 = readonly_load(&V(j, c0));
-      const Scalar x1 = readonly_load(&V(j, c1));
+      Scalar x[P];
+      for (int p = 0; p < P; ++p) x[p] = readonly_load(&V(j, c + p * stride));
       const Scalar a = readonly_load(&values(k));
-      hv0 += a * x0;
-      hv1 += a * x1;
+      for (int p = 0; p < P; ++p) hv[p] += a * x[p];
     }
-    const Scalar v0 = V(i, c0), v1 = V(i, c1);
-    Scalar w0 = alpha * hv0 + beta * v0, w1 = alpha * hv1 + beta * v1;
+    Scalar v[P], w[P];
+    for (int p = 0; p < P; ++p) {
+      v[p] = V(i, c + p * stride);
+      w[p] = alpha * hv[p] + beta * v[p];
+    }
     if (gamma != 0.0) {  // gamma = 0: W is not read, it may hold garbage
-      w0 -= gamma * W(i, c0);
-      w1 -= gamma * W(i, c1);
+      for (int p = 0; p < P; ++p) w[p] -= gamma * W(i, c + p * stride);
     }
-    W(i, c0) = w0;
-    W(i, c1) = w1;
-    vv0 += kpm_real_dot(v0, v0);
-    wv0 += kpm_real_dot(w0, v0);
-    vv1 += kpm_real_dot(v1, v1);
-    wv1 += kpm_real_dot(w1, v1);
+    for (int p = 0; p < P; ++p) {
+      W(i, c + p * stride) = w[p];
+      dots.vv[p] += kpm_real_dot(v[p], v[p]);
+      dots.wv[p] += kpm_real_dot(w[p], v[p]);
+    }
   }
 
-  /// The member's rows with vectors in pairs (c, c + R / 2): with R / 2 <= lanes one pair per lane,
-  /// its four sums in registers; otherwise (one lane on host spaces, R > 64 on GPUs) row by row,
-  /// the sums in the member's scratch slots (zeroed by the caller).
-  KOKKOS_INLINE_FUNCTION void paired_rows(const Member& team, const Accumulators& acc, const long long first,
-                                          const long long last) const {
+  /// The member's rows with vectors in groups (c, c + s, ..., s = R / VectorsPerLane): with
+  /// s <= lanes one group per lane, its sums in registers over all the rows; otherwise (one lane
+  /// on host spaces, R > 32 VectorsPerLane on GPUs) row by row, the sums in the member's scratch
+  /// slots (zeroed by the caller).
+  KOKKOS_INLINE_FUNCTION void grouped_rows(const Member& team, const Accumulators& acc, const long long first,
+                                           const long long last) const {
+    constexpr int P = VectorsPerLane;
     const int R = static_cast<int>(V.extent(1));
-    const int half = R / 2;
+    const int stride = R / P;
     const int t = team.team_rank();
-    if (half <= lanes) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, half), [&](const int c) {
-        double vv0 = 0, wv0 = 0, vv1 = 0, wv1 = 0;
-        for (long long i = first + t; i < last; i += row_step) update_row_pair(i, c, c + half, vv0, wv0, vv1, wv1);
-        acc(t, c) = vv0;
-        acc(t, R + c) = wv0;
-        acc(t, c + half) = vv1;
-        acc(t, R + c + half) = wv1;
+    if (stride <= lanes) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, stride), [&](const int c) {
+        GroupDots dots;
+        for (int p = 0; p < P; ++p) dots.vv[p] = dots.wv[p] = 0.0;
+        for (long long i = first + t; i < last; i += row_step) update_row_group(i, c, stride, dots);
+        for (int p = 0; p < P; ++p) {
+          acc(t, c + p * stride) = dots.vv[p];
+          acc(t, R + c + p * stride) = dots.wv[p];
+        }
       });
     } else {
       for (long long i = first + t; i < last; i += row_step) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, half), [&](const int c) {
-          update_row_pair(i, c, c + half, acc(t, c), acc(t, R + c), acc(t, c + half), acc(t, R + c + half));
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, stride), [&](const int c) {
+          GroupDots dots;
+          for (int p = 0; p < P; ++p) {
+            dots.vv[p] = acc(t, c + p * stride);
+            dots.wv[p] = acc(t, R + c + p * stride);
+          }
+          update_row_group(i, c, stride, dots);
+          for (int p = 0; p < P; ++p) {
+            acc(t, c + p * stride) = dots.vv[p];
+            acc(t, R + c + p * stride) = dots.wv[p];
+          }
         });
       }
     }
@@ -212,18 +233,20 @@ struct KpmBlockedTeamSpmmv {
     const int members = team.team_size();
     const int t = team.team_rank();
     Accumulators acc(team.team_scratch(scratch_level), members, 2 * R);
-    const bool paired = VectorsPerLane == 2 && R % 2 == 0;
+    const bool grouped = VectorsPerLane > 1 && R % VectorsPerLane == 0;
     // Each lane zeroes and later updates the same slots (c and R + c): no cross-lane hazard.
-    if (R > (paired ? 2 * lanes : lanes)) {
+    if (R > (grouped ? VectorsPerLane * lanes : lanes)) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, R), [&](const int c) {
         acc(t, c) = 0.0;
         acc(t, R + c) = 0.0;
       });
+      // Grouped, lane c % lanes updates slots c + p stride, which another lane may have zeroed.
+      if (grouped && lanes > 1) team.team_barrier();
     }
     const long long first = team.league_rank() * team_offset;
     const long long last = first + team_span < num_rows ? first + team_span : num_rows;
-    if (paired) {
-      paired_rows(team, acc, first, last);
+    if (grouped) {
+      grouped_rows(team, acc, first, last);
     } else if (R <= lanes) {
       // One vector per lane: its two sums stay in registers over all the member's rows, and
       // the scratch slots are written once (instead of a shared-memory update per row).
@@ -319,6 +342,11 @@ constexpr int kpm_team_threads = 256;
 ///     and value loads were about a third of its L1 wavefronts and half of its register
 ///     writebacks; sharing them between two gathers made R = 8 ... 64 run 1.1-1.2 times as
 ///     fast on the H200.
+///   - Quad (R a multiple of 4 from kpm_team_paired_min_vectors to kpm_team_paired_max_vectors):
+///     R / 4 lanes per row, four vectors a lane, 2 gathers (8 loads) in flight, 2 teams of 256
+///     threads per SM (up to 128 registers, no spills). Sharing each column and value load
+///     between four gathers made R = 8 ... 64 run 1.04-1.14 times as fast as Paired on an H200
+///     (same window, both row orders); with 3 or 4 teams per SM it spills and loses.
 ///   - Wide (the other R): a warp's gathers are already 32 lanes wide; what pays is more warps
 ///     per SM. The launch bound (5 teams of 256 threads per SM) caps the kernel at 48 registers
 ///     instead of the 64 it takes on its own (4 teams per SM).
@@ -328,23 +356,27 @@ template <class Matrix, class Block>
 using KpmTeamKernelWide = KpmBlockedTeamSpmmv<Matrix, Block, 4, false>;
 template <class Matrix, class Block>
 using KpmTeamKernelPaired = KpmBlockedTeamSpmmv<Matrix, Block, 2, false, 2>;
+template <class Matrix, class Block>
+using KpmTeamKernelQuad = KpmBlockedTeamSpmmv<Matrix, Block, 2, false, 4>;
 template <class Exec>
 using KpmTeamPolicyNarrow = Kokkos::TeamPolicy<Exec>;
 template <class Exec>
 using KpmTeamPolicyWide = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<kpm_team_threads, 5>>;
 template <class Exec>
 using KpmTeamPolicyPaired = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<kpm_team_threads, 4>>;
+template <class Exec>
+using KpmTeamPolicyQuad = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<kpm_team_threads, 2>>;
 constexpr int kpm_team_narrow_max_vectors = 2;
 constexpr int kpm_team_paired_min_vectors = 8;  // R = 4 measured no faster paired (H200)
 constexpr int kpm_team_paired_max_vectors = 64;  // the widths measured
 
 /// Which instantiation the blocked team step runs for R vectors.
-enum class KpmTeamKernelKind { narrow, wide, paired };
+enum class KpmTeamKernelKind { narrow, wide, paired, quad };
 inline KpmTeamKernelKind kpm_team_kernel_kind(int num_vectors) {
   if (num_vectors <= kpm_team_narrow_max_vectors) return KpmTeamKernelKind::narrow;
   if (num_vectors % 2 == 0 && num_vectors >= kpm_team_paired_min_vectors &&
       num_vectors <= kpm_team_paired_max_vectors) {
-    return KpmTeamKernelKind::paired;
+    return num_vectors % 4 == 0 ? KpmTeamKernelKind::quad : KpmTeamKernelKind::paired;
   }
   return KpmTeamKernelKind::wide;
 }
