@@ -8,9 +8,9 @@
 /// version on the H100). Here, per row:
 ///   - lane c of the row's group handles vectors c, c + L, ... (L lanes, L = R rounded up to a
 ///     power of two, at most 32; R / P rounded up for the paired (P = 2) and quad (P = 4)
-///     instantiations, whose lane c takes c, c + R / P, ... in one pass): V(j, c) of the row-major block is read by
-///     consecutive lanes from consecutive addresses (coalesced); for small R several rows share
-///     a warp;
+///     instantiations, whose lane c takes c, c + R / P, ... in one pass): V(j, c) of the
+///     row-major block is read by consecutive lanes from consecutive addresses (coalesced);
+///     for small R several rows share a warp;
 ///   - the row's matrix entries are read once per group (the same address for every lane: one
 ///     broadcast load) and the recurrence update is fused;
 ///   - the two dots per vector accumulate in team scratch (one slot per team member and vector,
@@ -336,7 +336,8 @@ constexpr int kpm_team_threads = 256;
 /// where the R = 32 kernel is bound; two vectors per lane").
 ///   - Narrow (R <= kpm_team_narrow_max_vectors): one or two lanes per row, so a thread does a
 ///     whole row; 8 gathers and the row's own V and W loads in flight per thread pay most.
-///   - Paired (even R from kpm_team_paired_min_vectors to kpm_team_paired_max_vectors): R / 2
+///   - Paired (the even R from kpm_team_paired_min_vectors to kpm_team_paired_max_vectors that
+///     are not multiples of 4, since Quad was measured faster on those that are): R / 2
 ///     lanes per row, two vectors a lane, 2 gathers (4 loads) in flight, 4 teams of 256 threads
 ///     per SM (64 registers). The kernel is bound by L1 throughput, and the broadcast column
 ///     and value loads were about a third of its L1 wavefronts and half of its register
