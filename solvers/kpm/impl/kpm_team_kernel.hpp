@@ -346,7 +346,7 @@ constexpr int kpm_team_threads = 256;
 ///   - Quad (R a multiple of 4 from kpm_team_paired_min_vectors to kpm_team_paired_max_vectors):
 ///     R / 4 lanes per row, four vectors a lane, 2 gathers (8 loads) in flight, 2 teams of 256
 ///     threads per SM (up to 128 registers, no spills). Sharing each column and value load
-///     between four gathers made R = 8 ... 64 run 1.04-1.14 times as fast as Paired on an H200
+///     between four gathers made R = 8 ... 64 run 1.04-1.13 times as fast as Paired on an H200
 ///     (same window, both row orders); with 3 or 4 teams per SM it spills and loses.
 ///   - Wide (the other R): a warp's gathers are already 32 lanes wide; what pays is more warps
 ///     per SM. The launch bound (5 teams of 256 threads per SM) caps the kernel at 48 registers
