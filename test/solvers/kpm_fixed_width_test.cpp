@@ -36,8 +36,10 @@ Scalar random_entry(std::mt19937& rng) {
   }
 }
 
-/// 37 rows: row 5 and 20 empty, row 11 long (all columns: longer than the kernel stages at a
-/// time, so it is done in two segments), others 1-5 random entries.
+/// 37 rows: row 5 and 20 empty, rows 11 and 35 long (all columns: longer than the kernel stages
+/// at a time, so they are done in two segments; row 11's diagonal is in its first segment, row
+/// 35's in its second), others 1-5 random entries, some with a diagonal entry and some without
+/// (the kernel folds beta into a diagonal it stages with a row's first segment).
 template <class Scalar>
 CrsMatrix<Scalar> test_matrix() {
   std::mt19937 rng(7);
@@ -46,10 +48,11 @@ CrsMatrix<Scalar> test_matrix() {
   const Ordinal n = 37;
   for (Ordinal i = 0; i < n; ++i) {
     if (i == 5 || i == 20) continue;
-    const int count = i == 11 ? static_cast<int>(n) : 1 + static_cast<int>(rng() % 5);
+    const bool all = i == 11 || i == 35;
+    const int count = all ? static_cast<int>(n) : 1 + static_cast<int>(rng() % 5);
     for (int k = 0; k < count; ++k) {
       rows.push_back(i);
-      cols.push_back(i == 11 ? k : static_cast<Ordinal>(rng() % n));
+      cols.push_back(all ? k : i % 3 == 0 && k == 0 ? i : static_cast<Ordinal>(rng() % n));
       vals.push_back(random_entry<Scalar>(rng));
     }
   }
@@ -93,6 +96,16 @@ void check_width(double gamma) {
   }
   using Functor = solvers::impl::KpmBlockedSpmmvFixedWidth<CrsMatrix<Scalar>, Block<Scalar>, R, N>;
   ASSERT_GT(static_cast<long long>(rm(12) - rm(11)), Functor::stage_capacity) << "row 11 must take two segments";
+  ASSERT_GT(35, Functor::stage_capacity) << "row 35's diagonal must be in its second segment";
+  int with_diagonal = 0, without = 0;  // rows with entries: both kinds must be checked
+  for (std::size_t i = 0; i < n; ++i) {
+    if (rm(i) == rm(i + 1)) continue;
+    bool diagonal = false;
+    for (auto k = rm(i); k < rm(i + 1); ++k) diagonal = diagonal || static_cast<std::size_t>(en(k)) == i;
+    ++(diagonal ? with_diagonal : without);
+  }
+  ASSERT_GE(with_diagonal, 5);
+  ASSERT_GE(without, 5);
   std::vector<double> sums(2 * R, NAN);
   solvers::impl::blocked_step_fixed_width<R, Scalar, N>(H, V, W, alpha, beta, gamma, sums.data());
   Kokkos::deep_copy(Wh, W);
@@ -117,11 +130,12 @@ void check_all_widths() {
                 "the staged real path must be among the widths checked");
   static_assert(!KpmBlockedSpmmvFixedWidth<CrsMatrix<Complex>, Block<Complex>, 4, N>::stage_rows,
                 "the unstaged path must be among the widths checked");
-  for (const double gamma : {0.0, 0.9}) {
+  for (const double gamma : {0.0, 0.9, 1.0}) {  // 1: the Chebyshev steps after the first
     check_width<1, N>(gamma);
     check_width<2, N>(gamma);
     check_width<4, N>(gamma);
     check_width<32, N>(gamma);
+    check_width<64, N>(gamma);  // staged with 2 and 4 doubles a register
     check_width<2, N, double>(gamma);  // real: no R = 1 (a real row of one double is no pair)
     check_width<64, N, double>(gamma);
   }

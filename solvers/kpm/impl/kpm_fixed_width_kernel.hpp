@@ -21,10 +21,18 @@
 ///  - from 8 chunks a row on, the row's gathered V rows and scaled values are staged once for
 ///    all its chunks, and from 512-byte block rows on, the V rows that row i + 2 gathers are
 ///    prefetched while row i computes (see prefetch_neighbours, stage_rows);
+///  - a staged row also spends fewer vector ops outside that loop, which on a 2-vCPU Emerald
+///    Rapids VM made R = 32 (13 nonzeros a row, L3-resident) 7 % faster (docs/performance.md,
+///    "Issue 12 on the CPU, fourth session"): its values carry Im(a) as (Im(a), -Im(a)), so the
+///    chunk's W is direct + swapped crossed (a shuffle and an add a register); beta is folded
+///    into the diagonal's staged value (alpha a_ii + beta), so beta V costs nothing; the sums
+///    start from the first nonzero's products (a multiply without an add); and gamma = 1, every
+///    Chebyshev step after the first, subtracts W without a multiply (see Join);
 ///  - the dots are reduced per double, not per vector (sums[x] += v_x^2, sums[D + x] +=
 ///    w_x v_x, D doubles per row): vertical adds only; blocked_step_fixed_width adds the parts.
-/// Same flops, same traffic (N_nzr (S_d + S_i) + 3 R S_d per row) and the same moments up to
-/// rounding (the partial sums are added in another order).
+/// Same traffic (N_nzr (S_d + S_i) + 3 R S_d per row), at most the same flops, and the same
+/// moments up to rounding (partial sums are added in another order, and alpha a_ii + beta is
+/// rounded before it multiplies V).
 ///
 /// Host spaces only: R accumulators of a thread are a GPU thread's local memory; on GPUs the
 /// team kernel (kpm_team_kernel.hpp) runs. Included only by solvers/kpm/impl/kpm_impl.hpp.
@@ -93,6 +101,31 @@ struct KpmBlockedSpmmvFixedWidth {
   Block W;
   double alpha, beta, gamma;
 
+  /// w += (x1, x0, x3, x2, ...): one shuffle and one add. (w by reference, not a returned
+  /// vector: see Unstaged on the ABI of 4- and 8-double vectors.)
+  static void add_swapped_pairs(Vec& w, const Vec& x) {
+#if defined(__clang__)
+    if constexpr (L == 2) {
+      w += __builtin_shufflevector(x, x, 1, 0);
+    } else if constexpr (L == 4) {
+      w += __builtin_shufflevector(x, x, 1, 0, 3, 2);
+    } else {
+      w += __builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6);
+    }
+#else
+    typedef long long Mask2 __attribute__((vector_size(2 * sizeof(long long))));
+    typedef long long Mask4 __attribute__((vector_size(4 * sizeof(long long))));
+    typedef long long Mask8 __attribute__((vector_size(8 * sizeof(long long))));
+    if constexpr (L == 2) {
+      w += __builtin_shuffle(x, Mask2{1, 0});
+    } else if constexpr (L == 4) {
+      w += __builtin_shuffle(x, Mask4{1, 0, 3, 2});
+    } else {
+      w += __builtin_shuffle(x, Mask8{1, 0, 3, 2, 5, 4, 7, 6});
+    }
+#endif
+  }
+
   /// Row i as P registers: rows of an unpadded LayoutRight block are contiguous, and a
   /// Kokkos::complex<double> is its real part followed by its imaginary part.
   const Vec* row_of_v(const size_type i) const { return reinterpret_cast<const Vec*>(V.data() + i * R); }
@@ -133,6 +166,9 @@ struct KpmBlockedSpmmvFixedWidth {
   /// beside the chunk's 16 products and sums; staged, a chunk reads two registers. A row of
   /// few chunks would spend more on staging than it saves.
   struct Staged {
+    /// im holds (Im(a), -Im(a)) in each pair of lanes, so that the crossed sums need one
+    /// swap and one add per register to join the direct ones (add_swapped_pairs).
+    static constexpr bool signed_im = true;
     const Vec* row[stage_capacity];
     Vec re[stage_capacity];
     Vec im[stage_capacity];
@@ -144,6 +180,7 @@ struct KpmBlockedSpmmvFixedWidth {
   /// broadcast. (Doubles and references only: a function returning a 4- or 8-double vector by
   /// value would have an AVX-dependent ABI, which GCC warns about in generic builds.)
   struct Unstaged {
+    static constexpr bool signed_im = false;
     const KpmBlockedSpmmvFixedWidth& f;
     size_type first;
     const Vec* gathered(const int k) const { return f.row_of_v(static_cast<size_type>(f.entries(first + k))); }
@@ -151,61 +188,92 @@ struct KpmBlockedSpmmvFixedWidth {
     double scaled_im(const int k) const { return f.alpha * ScalarTraits<Scalar>::imag(f.values(first + k)); }
   };
 
-  void stage(const size_type first, const int count, Staged& s) const {
+  /// Stages count nonzeros from first. The value of column fold_row (the row's diagonal, for
+  /// its first segment) becomes alpha a + beta, so that the beta V term of the recurrence costs
+  /// nothing (true when it was found; a row without a stored diagonal adds beta V itself).
+  bool stage(const size_type first, const int count, Staged& s, const size_type fold_row) const {
     const Unstaged h{*this, first};
+    bool folded = false;
     for (int k = 0; k < count; ++k) {
       s.row[k] = h.gathered(k);
-      const double re = h.scaled_re(k), im = is_complex ? h.scaled_im(k) : 0.0;
+      double re = h.scaled_re(k);
+      const double im = is_complex ? h.scaled_im(k) : 0.0;
+      if (!folded && static_cast<size_type>(entries(first + k)) == fold_row) {
+        re += beta;
+        folded = true;
+      }
       for (int q = 0; q < L; ++q) {
         s.re[k][q] = re;
-        s.im[k][q] = im;
+        s.im[k][q] = q % 2 == 0 ? im : -im;
       }
+    }
+    return folded;
+  }
+
+  /// What a segment's products join in the W row: the first segment of a row beta V - gamma W
+  /// (first) or only - gamma W when stage folded beta into the diagonal (first_folded), a later
+  /// segment the W row the earlier ones wrote (later): the sums are linear, so adding them per
+  /// segment gives the same row.
+  enum class Join { first, first_folded, later };
+
+  /// w (C registers of the row) += the Join term, from the row's v and old w registers.
+  void join(Vec* w, const Join how, const Vec* v, const Vec* w_old) const {
+    if (how == Join::later) {
+      for (int p = 0; p < C; ++p) w[p] += w_old[p];
+      return;
+    }
+    if (how == Join::first) {
+      for (int p = 0; p < C; ++p) w[p] += beta * v[p];
+    }
+    if (gamma == 1.0) {  // every Chebyshev step after the first: no multiply
+      for (int p = 0; p < C; ++p) w[p] -= w_old[p];
+    } else if (gamma != 0.0) {  // gamma = 0: W may hold garbage, and is not read
+      for (int p = 0; p < C; ++p) w[p] -= gamma * w_old[p];
     }
   }
 
-  /// W row i += alpha (count nonzeros of H from s) V, as chunks of C registers whose sums stay in
-  /// registers over the nonzeros. The first segment of a row starts from beta V - gamma W, the
-  /// others from the W row the earlier segments wrote: the complex combination below is linear,
-  /// so summing it per segment gives the same row.
+  /// W row i (+)= alpha (count nonzeros of H from s) V (+ the Join term), as chunks of C registers
+  /// whose sums stay in registers over the nonzeros. The sums start from the first nonzero's
+  /// products: a multiply without an add.
   template <class Source>
-  void add_segment(const Vec* v_i, Vec* w_i, const Source& s, const int count, const bool first) const {
+  void add_segment(const Vec* v_i, Vec* w_i, const Source& s, const int count, const Join how) const {
     for (int p0 = 0; p0 < P; p0 += C) {
-      Vec direct[C];
-      for (int p = 0; p < C; ++p) {
-        if (first) {
-          direct[p] = beta * v_i[p0 + p];
-          if (gamma != 0.0) direct[p] -= gamma * w_i[p0 + p];  // gamma = 0: W may hold garbage
-        } else {
-          direct[p] = w_i[p0 + p];
+      Vec direct[C] = {};   // Re(a) (re v, im v), or a v for real H, summed over the segment
+      Vec crossed[C] = {};  // Im(a) (re v, im v) (complex H), summed over the segment
+      if (count > 0) {
+        const Vec* v_j = s.gathered(0) + p0;
+        const auto& a_re = s.scaled_re(0);  // a Vec (staged) or a double (broadcast)
+        for (int p = 0; p < C; ++p) direct[p] = a_re * v_j[p];
+        if constexpr (is_complex) {
+          const auto& a_im = s.scaled_im(0);
+          for (int p = 0; p < C; ++p) crossed[p] = a_im * v_j[p];
         }
       }
-      if constexpr (is_complex) {
-        Vec crossed[C] = {};  // Im(a) (re v, im v), summed over the segment
-        for (int k = 0; k < count; ++k) {
-          const Vec* v_j = s.gathered(k) + p0;
-          const auto& a_re = s.scaled_re(k);  // a Vec (staged) or a double (broadcast)
+      for (int k = 1; k < count; ++k) {
+        const Vec* v_j = s.gathered(k) + p0;
+        const auto& a_re = s.scaled_re(k);
+        for (int p = 0; p < C; ++p) direct[p] += a_re * v_j[p];
+        if constexpr (is_complex) {
           const auto& a_im = s.scaled_im(k);
-          for (int p = 0; p < C; ++p) {
-            direct[p] += a_re * v_j[p];
-            crossed[p] += a_im * v_j[p];
-          }
+          for (int p = 0; p < C; ++p) crossed[p] += a_im * v_j[p];
         }
-        for (int p = 0; p < C; ++p) {  // a v = (Re(a) re v - Im(a) im v, Re(a) im v + Im(a) re v)
-          Vec w;
-          for (int q = 0; q < L; q += 2) {
-            w[q] = direct[p][q] - crossed[p][q + 1];
-            w[q + 1] = direct[p][q + 1] + crossed[p][q];
-          }
-          w_i[p0 + p] = w;
-        }
-      } else {
-        for (int k = 0; k < count; ++k) {
-          const Vec* v_j = s.gathered(k) + p0;
-          const auto& a = s.scaled_re(k);
-          for (int p = 0; p < C; ++p) direct[p] += a * v_j[p];
-        }
-        for (int p = 0; p < C; ++p) w_i[p0 + p] = direct[p];
       }
+      Vec w[C];
+      for (int p = 0; p < C; ++p) {  // a v = (Re(a) re v - Im(a) im v, Re(a) im v + Im(a) re v)
+        if constexpr (!is_complex) {
+          w[p] = direct[p];
+        } else if constexpr (Source::signed_im) {  // crossed = (Im(a) re v, -Im(a) im v)
+          w[p] = direct[p];
+          add_swapped_pairs(w[p], crossed[p]);
+        } else {
+          for (int q = 0; q < L; q += 2) {
+            w[p][q] = direct[p][q] - crossed[p][q + 1];
+            w[p][q + 1] = direct[p][q + 1] + crossed[p][q];
+          }
+        }
+      }
+      join(w, how, v_i + p0, w_i + p0);
+      for (int p = 0; p < C; ++p) w_i[p0 + p] = w[p];
     }
   }
 
@@ -223,12 +291,14 @@ struct KpmBlockedSpmmvFixedWidth {
       do {  // once for an empty row: W = beta V - gamma W
         const size_type left = end - first, most = stage_capacity;
         const int count = static_cast<int>(left < most ? left : most);
-        stage(first, count, staged);
-        add_segment(v_i, w_i, staged, count, first == begin);
+        const bool first_segment = first == begin;
+        const bool folded = stage(first, count, staged, first_segment ? i : ~size_type(0));
+        add_segment(v_i, w_i, staged, count,
+                    !first_segment ? Join::later : folded ? Join::first_folded : Join::first);
         first += static_cast<size_type>(count);
       } while (first < end);
     } else {
-      add_segment(v_i, w_i, Unstaged{*this, begin}, static_cast<int>(end - begin), true);
+      add_segment(v_i, w_i, Unstaged{*this, begin}, static_cast<int>(end - begin), Join::first);
     }
     Vec* vv = reinterpret_cast<Vec*>(sums);
     Vec* wv = vv + P;
