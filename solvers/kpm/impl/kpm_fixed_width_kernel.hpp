@@ -232,24 +232,49 @@ struct KpmBlockedSpmmvFixedWidth {
     }
   }
 
+  /// w (C registers of the row) = the Join term: the start of an unstaged row's sums.
+  void join_start(Vec* w, const Join how, const Vec* v, const Vec* w_old) const {
+    if (how == Join::later) {
+      for (int p = 0; p < C; ++p) w[p] = w_old[p];
+      return;
+    }
+    if (how == Join::first) {
+      for (int p = 0; p < C; ++p) w[p] = beta * v[p];
+    } else {
+      for (int p = 0; p < C; ++p) w[p] = Vec{};
+    }
+    if (gamma == 1.0) {
+      for (int p = 0; p < C; ++p) w[p] -= w_old[p];
+    } else if (gamma != 0.0) {  // gamma = 0: W may hold garbage, and is not read
+      for (int p = 0; p < C; ++p) w[p] -= gamma * w_old[p];
+    }
+  }
+
   /// W row i (+)= alpha (count nonzeros of H from s) V (+ the Join term), as chunks of C registers
-  /// whose sums stay in registers over the nonzeros. The sums start from the first nonzero's
-  /// products: a multiply without an add.
+  /// whose sums stay in registers over the nonzeros. A staged row's sums start from the first
+  /// nonzero's products: a multiply without an add.
   template <class Source>
   void add_segment(const Vec* v_i, Vec* w_i, const Source& s, const int count, const Join how) const {
     for (int p0 = 0; p0 < P; p0 += C) {
+      // Staged rows start the sums from the first nonzero's products and add the Join term
+      // last; unstaged (narrower) rows start from the Join term, which measured faster there.
+      constexpr bool peel = Source::signed_im;
       Vec direct[C] = {};   // Re(a) (re v, im v), or a v for real H, summed over the segment
       Vec crossed[C] = {};  // Im(a) (re v, im v) (complex H), summed over the segment
-      if (count > 0) {
-        const Vec* v_j = s.gathered(0) + p0;
-        const auto& a_re = s.scaled_re(0);  // a Vec (staged) or a double (broadcast)
-        for (int p = 0; p < C; ++p) direct[p] = a_re * v_j[p];
-        if constexpr (is_complex) {
-          const auto& a_im = s.scaled_im(0);
-          for (int p = 0; p < C; ++p) crossed[p] = a_im * v_j[p];
+      if constexpr (peel) {
+        if (count > 0) {
+          const Vec* v_j = s.gathered(0) + p0;
+          const auto& a_re = s.scaled_re(0);  // a Vec (staged) or a double (broadcast)
+          for (int p = 0; p < C; ++p) direct[p] = a_re * v_j[p];
+          if constexpr (is_complex) {
+            const auto& a_im = s.scaled_im(0);
+            for (int p = 0; p < C; ++p) crossed[p] = a_im * v_j[p];
+          }
         }
+      } else {
+        join_start(direct, how, v_i + p0, w_i + p0);
       }
-      for (int k = 1; k < count; ++k) {
+      for (int k = peel ? 1 : 0; k < count; ++k) {
         const Vec* v_j = s.gathered(k) + p0;
         const auto& a_re = s.scaled_re(k);
         for (int p = 0; p < C; ++p) direct[p] += a_re * v_j[p];
@@ -272,7 +297,7 @@ struct KpmBlockedSpmmvFixedWidth {
           }
         }
       }
-      join(w, how, v_i + p0, w_i + p0);
+      if constexpr (peel) join(w, how, v_i + p0, w_i + p0);
       for (int p = 0; p < C; ++p) w_i[p0 + p] = w[p];
     }
   }
