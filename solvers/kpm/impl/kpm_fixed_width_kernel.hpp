@@ -225,6 +225,11 @@ struct KpmBlockedSpmmvFixedWidth {
     if (how == Join::first) {
       for (int p = 0; p < C; ++p) w[p] += beta * v[p];
     }
+    subtract_gamma_w(w, w_old);
+  }
+
+  /// w (C registers) -= gamma w_old.
+  void subtract_gamma_w(Vec* w, const Vec* w_old) const {
     if (gamma == 1.0) {  // every Chebyshev step after the first: no multiply
       for (int p = 0; p < C; ++p) w[p] -= w_old[p];
     } else if (gamma != 0.0) {  // gamma = 0: W may hold garbage, and is not read
@@ -243,11 +248,7 @@ struct KpmBlockedSpmmvFixedWidth {
     } else {
       for (int p = 0; p < C; ++p) w[p] = Vec{};
     }
-    if (gamma == 1.0) {
-      for (int p = 0; p < C; ++p) w[p] -= w_old[p];
-    } else if (gamma != 0.0) {  // gamma = 0: W may hold garbage, and is not read
-      for (int p = 0; p < C; ++p) w[p] -= gamma * w_old[p];
-    }
+    subtract_gamma_w(w, w_old);
   }
 
   /// W row i (+)= alpha (count nonzeros of H from s) V (+ the Join term), as chunks of C registers
