@@ -52,7 +52,7 @@ phase "installing dependencies" 250
 bash scripts/install_deps.sh
 bash scripts/build_kokkos.sh >/dev/null
 
-phase "building (Release, -Werror)" 420
+phase "building (Release, -Werror)" 650
 KELP_BUILD_DIR=$build_dir bash scripts/build.sh -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF \
   -DKELP_UNITY_BUILD=ON
 
@@ -70,7 +70,7 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
   mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
 if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
-  phase "building (Debug, sanitizers, clang, Debian's Serial Kokkos)" 700
+  phase "building (Debug, sanitizers, clang, Debian's Serial Kokkos)" 470
   # clang, not GCC: on these sources clang compiles the instrumented -O0 build in about half
   # GCC's time (610 s against 1144 s of CPU for the same objects, 2026-11-28), and a second
   # compiler's -Wall -Wextra -Werror sees what GCC's does not. Debian's Kokkos and GoogleTest are
