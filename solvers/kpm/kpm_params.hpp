@@ -103,6 +103,18 @@ struct KpmParams {
 /// Throws InvalidArgument, naming the field and value, when a field is out of range.
 void validate(const KpmParams& params);
 
+/// The vectors of a run on `num_rows` rows: all n basis vectors for the exact trace, else
+/// num_vectors.
+inline long long kpm_trace_vectors(const KpmParams& params, long long num_rows) {
+  return params.trace == KpmTrace::exact ? num_rows : params.num_vectors;
+}
+
+/// Vectors per block as a run takes them: block_size, capped at the run's vectors (at least 1).
+inline long long kpm_block_width(const KpmParams& params, long long num_rows) {
+  const long long vectors = kpm_trace_vectors(params, num_rows);
+  return vectors < params.block_size ? (vectors > 1 ? vectors : 1) : params.block_size;
+}
+
 /// Interval containing the spectrum of a Hermitian matrix.
 struct SpectralBounds {
   double lower = 0;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "kelp/apps/driver/run/run.hpp"
 #include "test/apps/config_text.hpp"
@@ -113,6 +114,39 @@ TEST(DosTask, ImplementationsAndChainGeneratorAgree) {
 
   for (std::size_t k = 0; k < 11; ++k) {
     for (std::size_t run = 1; run < densities.size(); ++run) EXPECT_NEAR(densities[run][k], densities[0][k], 1e-12);
+  }
+}
+
+// The summary names the block width that ran: block_size capped at the run's vectors (R, or n
+// with the exact trace), and says when it was capped; the density does not depend on it.
+TEST(DosTask, SummaryNamesTheBlockWidthThatRan) {
+  const std::string chain = "  generator: {type: tight_binding, nx: 12}\n";
+  const std::string grid = ", num_moments: 16, energy_min: -2, energy_max: 2, num_energies: 5";
+  struct Case {
+    std::string dos;
+    std::string block;
+  };
+  const Case cases[] = {
+      {"num_vectors: 4, block_size: 3", "block 3, "},
+      {"num_vectors: 4, block_size: 4", "block 4, "},
+      {"num_vectors: 4, block_size: 100", "block 4 (block_size 100 capped at the vectors), "},
+      {"trace: exact, block_size: 100", "block 12 (block_size 100 capped at the vectors), "},
+      {"trace: exact, block_size: 5", "block 5, "},
+  };
+  std::vector<double> first_density;
+  for (const Case& c : cases) {
+    std::ostringstream out;
+
+    const auto result = solvers::run(parse_config(dos_config(chain, c.dos + grid)), out);
+
+    EXPECT_NE(result.solver_summary.find(c.block), std::string::npos) << c.dos << ": " << result.solver_summary;
+    EXPECT_NE(out.str().find(c.block), std::string::npos) << c.dos;
+    if (c.dos.rfind("num_vectors: 4", 0) == 0) {  // same 4 random vectors: same density
+      if (first_density.empty()) first_density = result.dos.result.density;
+      for (std::size_t k = 0; k < first_density.size(); ++k) {
+        EXPECT_NEAR(result.dos.result.density[k], first_density[k], 1e-12) << c.dos << ", energy " << k;
+      }
+    }
   }
 }
 

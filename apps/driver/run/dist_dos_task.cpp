@@ -170,9 +170,9 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   const bool blocked = p.implementation == KpmImplementation::blocked;
   char summary[320];
   std::snprintf(summary, sizeof summary,
-                "kpm {moments: %d, vectors: %lld, trace: %s, %s, block %d, %s} on %d ranks (%s: %s)", p.num_moments,
-                p.trace == KpmTrace::exact ? n : static_cast<long long>(p.num_vectors), to_string(p.trace),
-                to_string(p.implementation), p.block_size, to_string(p.kernel), size,
+                "kpm {moments: %d, vectors: %lld, trace: %s, %s, %s, %s} on %d ranks (%s: %s)", p.num_moments,
+                kpm_trace_vectors(p, n), to_string(p.trace), to_string(p.implementation),
+                dos_block_summary(p, n).c_str(), to_string(p.kernel), size,
                 blocked ? "blocks of vectors through the distributed SpMMV"
                         : "one vector at a time through the distributed SpMV",
                 "moments reduced once at the end");
@@ -196,11 +196,11 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
                  : lanczos<Scalar>(H, gersh, n, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL, global_row, reduce);
   r.scaling = KpmScaling::from_bounds(r.bounds, p.safety_margin);
   r.energies = dos_energy_grid(d, r.bounds);
-  const long long num_vectors = p.trace == KpmTrace::exact ? n : p.num_vectors;
+  const long long num_vectors = kpm_trace_vectors(p, n);
   // Vectors go block by block (block_size: the exact trace never holds an n x n block); each
   // block's partial moments stay on the rank, and all of them are summed over the ranks in
   // ONE allreduce after the last block (the KPM paper's single global reduction).
-  const long long chunk = std::max<long long>(1, std::min<long long>(p.block_size, num_vectors));
+  const long long chunk = kpm_block_width(p, n);
   KpmMoments all;
   all.num_moments = p.num_moments;
   all.num_vectors = static_cast<int>(num_vectors);

@@ -12,7 +12,7 @@
 ///     random_vector: random_phase      # rademacher | random_phase (complex only)
 ///     trace: stochastic                # stochastic | exact (all N basis vectors)
 ///     implementation: blocked          # naive | augmented | blocked
-///     block_size: 16
+///     block_size: 16                   # vectors per block; capped at the vectors (the summary says so)
 ///     row_order: natural               # natural | locality (rows grouped into compact parts)
 ///     locality_part_rows: 0            # rows per part of the locality order; 0: automatic
 ///     kernel: jackson                  # jackson | lorentz

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <ostream>
+#include <string>
 
 #include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
@@ -24,6 +25,13 @@ std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bo
     e[k] = d.num_energies == 1 ? lo : lo + (hi - lo) * k / (d.num_energies - 1);
   }
   return e;
+}
+
+std::string dos_block_summary(const KpmParams& p, long long num_rows) {
+  const long long width = kpm_block_width(p, num_rows);
+  std::string s = "block " + std::to_string(width);
+  if (width < p.block_size) s += " (block_size " + std::to_string(p.block_size) + " capped at the vectors)";
+  return s;
 }
 
 void write_dos_csv(const std::string& path, const KpmDosResult& r) {
@@ -61,10 +69,10 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
       << to_string(result.problem.scalar) << "\n";
   const DosConfig& d = config.dos;
   const KpmParams& p = d.params;
-  char summary[256];
-  std::snprintf(summary, sizeof summary, "kpm {moments: %d, vectors: %d, trace: %s, %s, block %d, %s%s}",
-                p.num_moments, p.trace == KpmTrace::exact ? H.num_rows() : p.num_vectors,
-                to_string(p.trace), to_string(p.implementation), p.block_size, to_string(p.kernel),
+  char summary[320];
+  std::snprintf(summary, sizeof summary, "kpm {moments: %d, vectors: %lld, trace: %s, %s, %s, %s%s}",
+                p.num_moments, kpm_trace_vectors(p, H.num_rows()), to_string(p.trace),
+                to_string(p.implementation), dos_block_summary(p, H.num_rows()).c_str(), to_string(p.kernel),
                 p.row_order == KpmRowOrder::locality ? ", rows: locality" : "");
   result.solver_summary = summary;
   out << "solver: " << result.solver_summary << "\n";

@@ -3,6 +3,7 @@
 /// problem's matrix (solvers/kpm/kpm.hpp).
 
 #include <iosfwd>
+#include <string>
 
 #include "kelp/apps/driver/run/run.hpp"
 
@@ -18,6 +19,11 @@ RunResult run_dos_task(const RunConfig& config, std::ostream& out);
 /// The energy grid of the dos section: num_energies points from energy_min to energy_max, or
 /// over `bounds` when the two are equal (shared with the distributed dos task).
 std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bounds);
+
+/// "block W": the vectors per block that the run takes (kpm_block_width). When block_size
+/// exceeds the run's vectors it says so, so that the summary names what ran, not only what
+/// was asked for.
+std::string dos_block_summary(const KpmParams& p, long long num_rows);
 
 /// Writes dos.csv (energy,density,density_error). @throws FileError when it cannot
 void write_dos_csv(const std::string& path, const KpmDosResult& r);

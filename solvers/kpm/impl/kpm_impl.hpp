@@ -575,9 +575,9 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
   result.scaling = KpmScaling::from_bounds(result.bounds, params.safety_margin);
 
   const long long n = H.num_rows();
-  const long long num_vectors = params.trace == KpmTrace::exact ? n : params.num_vectors;
+  const long long num_vectors = kpm_trace_vectors(params, n);
   // Start vectors are made block by block, so the exact trace never holds an n x n block.
-  const long long chunk = std::max<long long>(1, std::min<long long>(params.block_size, num_vectors));
+  const long long chunk = kpm_block_width(params, n);
   // The locality order permutes H and the start vectors alike: the moments do not change.
   CrsMatrix<Scalar> ordered = H;
   Kokkos::View<const long long*, typename CrsMatrix<Scalar>::memory_space> row_of;
