@@ -178,6 +178,11 @@ TEST(DosTask, RejectsUnknownKeysWrongTypesAndMisplacedSection) {
       [&] { parse_config(dos_config(problem, "row_order: metis")); }, "allowed: [natural, locality]");
   test::expect_throw_containing<ConfigError>(
       [&] { parse_config(dos_config(problem, "locality_part_rows: -5")); }, "locality_part_rows");
+  // The YAML check, with its line and column, not the library's later one: the margin must be < 1.
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config(dos_config(problem, "safety_margin: 1.0")); },
+      "dos.safety_margin: 1.0 is out of range; expected safety_margin >= 0.0 and safety_margin < 1.0");
+  EXPECT_NO_THROW(parse_config(dos_config(problem, "safety_margin: 0.999")));
   test::expect_throw_containing<ConfigError>(
       [&] { parse_config("task: solve\nproblem:\n" + problem + "solver: {type: cg}\ndos: {num_moments: 8}\n"); },
       "the dos section needs task: dos");

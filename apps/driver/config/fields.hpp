@@ -54,6 +54,7 @@ struct Bounds {
   }
   static Bounds closed(double low, double high) { return {low, high}; }
   static Bounds open_closed(double low, double high) { return {low, high, true, false}; }
+  static Bounds closed_open(double low, double high) { return {low, high, false, true}; }
 
   bool contains(double value) const;
   /// "damping > 0 and damping <= 2", "max_iterations >= 0", or "" when unbounded.

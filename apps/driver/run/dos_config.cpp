@@ -52,7 +52,7 @@ void dos_config_fields(config::FieldVisitor& v, DosConfig& config) {
   v.field("lorentz_lambda", p.lorentz_lambda, Bounds::greater_than(0));
   v.field("bounds", p.bounds, bounds_choices());
   v.field("lanczos_steps", p.lanczos_steps, Bounds::at_least(1));
-  v.field("safety_margin", p.safety_margin, Bounds::at_least(0));
+  v.field("safety_margin", p.safety_margin, Bounds::closed_open(0, 1));  // KpmParams: [0, 1)
   v.field("growth_tolerance", p.growth_tolerance, Bounds::at_least(0));
   v.field("hermitian_tolerance", p.hermitian_tolerance, Bounds::at_least(0));
   v.field("energy_min", config.energy_min);
