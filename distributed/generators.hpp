@@ -52,7 +52,7 @@ LocalRows<Scalar> stencil_rows(long long nx, long long ny, long long nz, std::ve
   KELP_REQUIRE(nx >= 1 && ny >= 1 && nz >= 1, InvalidArgument,
                function << ": grid " << nx << " x " << ny << " x " << nz
                         << " must have at least one point per direction");
-  const GlobalOrdinal n = static_cast<GlobalOrdinal>(nx) * ny * nz;
+  const GlobalOrdinal n = generators::checked_grid_count(function, nx, ny, nz, 1, generators::max_distributed_rows);
   impl::require_partition(rows, rank, n, function);
   // Sorting by (dz, dy, dx) sorts each row by column index, as the serial generator does.
   std::sort(stencil.begin(), stencil.end(), [](const generators::StencilPoint& a, const generators::StencilPoint& b) {
@@ -135,7 +135,8 @@ LocalRows<Scalar> tight_binding(long long nx, long long ny, long long nz, double
   KELP_REQUIRE(!periodic || (nx != 2 && ny != 2 && nz != 2), InvalidArgument,
                function << ": a periodic direction of length 2 doubles its bond; got " << nx << " x " << ny
                         << " x " << nz);
-  const GlobalOrdinal sites = static_cast<GlobalOrdinal>(nx) * ny * nz;
+  const GlobalOrdinal sites =
+      generators::checked_grid_count(function, nx, ny, nz, 1, generators::max_distributed_rows);
   impl::require_partition(rows, rank, sites, function);
   const long long n[3] = {nx, ny, nz};
   std::vector<impl::Triplet<Scalar>> triplets;
@@ -174,7 +175,8 @@ LocalRows<Scalar> topological_insulator(const generators::TopologicalInsulatorPa
                function << ": lattice " << p.nx << " x " << p.ny << " x " << p.nz << ", expected >= 1 each");
   KELP_REQUIRE(!p.periodic_xy || (p.nx >= 3 && p.ny >= 3), InvalidArgument,
                function << ": periodic_xy needs nx, ny >= 3, got " << p.nx << " x " << p.ny);
-  const GlobalOrdinal sites = static_cast<GlobalOrdinal>(p.nx) * p.ny * p.nz;
+  const GlobalOrdinal sites =
+      generators::checked_grid_count(function, p.nx, p.ny, p.nz, 4, generators::max_distributed_rows) / 4;
   impl::require_partition(rows, rank, 4 * sites, function);
   const auto gamma = generators::impl::dirac_gammas();
   const std::complex<double> I(0, 1);

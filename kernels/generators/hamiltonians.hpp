@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kelp/kernels/core/crs_from_coo.hpp"
+#include "kelp/kernels/generators/grid_count.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
 
 namespace kelp::generators {
@@ -75,10 +76,9 @@ CrsMatrix<Scalar, Ordinal, Offset, Device> topological_insulator(const Topologic
   KELP_REQUIRE(!p.periodic_xy || (p.nx >= 3 && p.ny >= 3), InvalidArgument,
                "kelp::generators::topological_insulator: periodic_xy needs nx, ny >= 3, got "
                    << p.nx << " x " << p.ny);
-  const long long sites = p.nx * p.ny * p.nz;
-  KELP_REQUIRE(4 * sites < (1LL << 31) - 1, InvalidArgument,
-               "kelp::generators::topological_insulator: " << 4 * sites
-                                                           << " rows exceed the 32-bit Ordinal");
+  const long long sites =
+      checked_grid_count("kelp::generators::topological_insulator (32-bit Ordinal)", p.nx, p.ny, p.nz, 4,
+                         max_serial_rows) / 4;
   const auto gamma = impl::dirac_gammas();
   const std::complex<double> I(0, 1);
   // Hopping block from site n to n + e_j: H_{n+e_j, n} = -t (Gamma^1 - i Gamma^{j+1}) / 2.
@@ -153,9 +153,8 @@ CrsMatrix<Scalar, Ordinal, Offset, Device> tight_binding(long long nx, long long
   KELP_REQUIRE(!periodic || (nx != 2 && ny != 2 && nz != 2), InvalidArgument,
                "kelp::generators::tight_binding: a periodic direction of length 2 doubles its "
                "bond; got " << nx << " x " << ny << " x " << nz);
-  const long long sites = nx * ny * nz;
-  KELP_REQUIRE(sites < (1LL << 31) - 1, InvalidArgument,
-               "kelp::generators::tight_binding: " << sites << " sites exceed the 32-bit Ordinal");
+  const long long sites =
+      checked_grid_count("kelp::generators::tight_binding (32-bit Ordinal)", nx, ny, nz, 1, max_serial_rows);
   std::vector<Ordinal> rows, cols;
   std::vector<Scalar> vals;
   const long long n[3] = {nx, ny, nz};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kelp/kernels/core/crs_matrix.hpp"
+#include "kelp/kernels/generators/grid_count.hpp"
 
 namespace kelp::generators {
 
@@ -26,10 +27,7 @@ CrsMatrix<Scalar, Ordinal, Offset, Device> stencil_matrix(long long nx, long lon
   KELP_REQUIRE(nx >= 1 && ny >= 1 && nz >= 1, InvalidArgument,
                "kelp::generators: grid " << nx << " x " << ny << " x " << nz
                                          << " must have at least one point per direction");
-  const long long n = nx * ny * nz;
-  KELP_REQUIRE(n < (1LL << 31) - 1, InvalidArgument,
-               "kelp::generators: grid " << nx << " x " << ny << " x " << nz << " has " << n
-                                         << " points, more than the 32-bit Ordinal allows");
+  const long long n = checked_grid_count("kelp::generators (32-bit Ordinal)", nx, ny, nz, 1, max_serial_rows);
   // Sorting by (dz, dy, dx) sorts each row by column index.
   std::sort(stencil.begin(), stencil.end(), [](const StencilPoint& a, const StencilPoint& b) {
     return std::tie(a.dz, a.dy, a.dx) < std::tie(b.dz, b.dy, b.dx);

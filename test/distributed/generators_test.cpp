@@ -109,6 +109,10 @@ TEST(DistGenerators, RejectsAPartitionOfTheWrongSize) {
 
   EXPECT_THROW(dist::laplace2d<double>(4, 4, rows, mpi_rank()), InvalidArgument);
   EXPECT_THROW(dist::laplace2d<double>(0, 4, dist::RowPartition::balanced(0, mpi_size()), mpi_rank()), InvalidArgument);
+  // Row counts that wrap a 64-bit product are refused before the partition is compared.
+  const long long big = 1LL << 32;
+  EXPECT_THROW(dist::laplace3d<double>(big, big, big, rows, mpi_rank()), InvalidArgument);
+  EXPECT_THROW(dist::tight_binding<double>(big, big, big, 1.0, false, rows, mpi_rank()), InvalidArgument);
 }
 
 }  // namespace

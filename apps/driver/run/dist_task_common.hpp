@@ -88,7 +88,11 @@ dist::LocalRows<Scalar> build_rows(const ProblemConfig& problem, MPI_Comm comm, 
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const auto balanced = [size](long long n) { return dist::RowPartition::balanced(n, size); };
+  // The rows of an nx x ny x nz grid with `per_point` rows a point, formed without overflow.
+  const auto balanced = [size, where](long long nx, long long ny, long long nz, long long per_point = 1) {
+    const long long n = generators::checked_grid_count(where, nx, ny, nz, per_point, generators::max_distributed_rows);
+    return dist::RowPartition::balanced(n, size);
+  };
   // Every rank parses the same configuration, so a generator error happens on all ranks alike;
   // collective_try still makes the message and exit the same everywhere.
   dist::collective_try(comm, where, [&] {
@@ -96,26 +100,26 @@ dist::LocalRows<Scalar> build_rows(const ProblemConfig& problem, MPI_Comm comm, 
     const std::string& type = g.type();
     if (type == "laplace1d") {
       const auto& p = g.params<c::Laplace1dParams>();
-      rows = dist::laplace1d<Scalar>(p.nx, balanced(p.nx), rank);
+      rows = dist::laplace1d<Scalar>(p.nx, balanced(p.nx, 1, 1), rank);
     } else if (type == "laplace2d" || type == "laplace2d_9pt") {
       const auto& p = g.params<c::Laplace2dParams>();
-      rows = type == "laplace2d" ? dist::laplace2d<Scalar>(p.nx, p.ny, balanced(p.nx * p.ny), rank)
-                                 : dist::laplace2d_9pt<Scalar>(p.nx, p.ny, balanced(p.nx * p.ny), rank);
+      rows = type == "laplace2d" ? dist::laplace2d<Scalar>(p.nx, p.ny, balanced(p.nx, p.ny, 1), rank)
+                                 : dist::laplace2d_9pt<Scalar>(p.nx, p.ny, balanced(p.nx, p.ny, 1), rank);
     } else if (type == "laplace3d" || type == "laplace3d_27pt") {
       const auto& p = g.params<c::Laplace3dParams>();
-      const auto part = balanced(p.nx * p.ny * p.nz);
+      const auto part = balanced(p.nx, p.ny, p.nz);
       rows = type == "laplace3d" ? dist::laplace3d<Scalar>(p.nx, p.ny, p.nz, part, rank)
                                  : dist::laplace3d_27pt<Scalar>(p.nx, p.ny, p.nz, part, rank);
     } else if (type == "anisotropic2d") {
       const auto& p = g.params<c::Anisotropic2dParams>();
-      rows = dist::anisotropic2d<Scalar>(p.nx, p.ny, p.epsilon, p.theta, balanced(p.nx * p.ny), rank);
+      rows = dist::anisotropic2d<Scalar>(p.nx, p.ny, p.epsilon, p.theta, balanced(p.nx, p.ny, 1), rank);
     } else if (type == "convection_diffusion") {
       const auto& p = g.params<c::ConvectionDiffusionParams>();
-      rows = dist::convection_diffusion<Scalar>(p.nx, p.ny, p.nz, p.wx, p.wy, p.wz, balanced(p.nx * p.ny * p.nz),
+      rows = dist::convection_diffusion<Scalar>(p.nx, p.ny, p.nz, p.wx, p.wy, p.wz, balanced(p.nx, p.ny, p.nz),
                                                 rank);
     } else if (type == "tight_binding") {
       const auto& p = g.params<c::TightBindingParams>();
-      rows = dist::tight_binding<Scalar>(p.nx, p.ny, p.nz, p.hopping, p.periodic, balanced(p.nx * p.ny * p.nz),
+      rows = dist::tight_binding<Scalar>(p.nx, p.ny, p.nz, p.hopping, p.periodic, balanced(p.nx, p.ny, p.nz),
                                          rank);
     } else if (type == "topological_insulator") {
       if constexpr (ScalarTraits<Scalar>::is_complex) {
@@ -126,7 +130,7 @@ dist::LocalRows<Scalar> build_rows(const ProblemConfig& problem, MPI_Comm comm, 
         q.disorder = p.disorder;
         q.seed = static_cast<std::uint64_t>(p.seed);
         q.periodic_xy = p.periodic_xy;
-        rows = dist::topological_insulator<Scalar>(q, balanced(4 * p.nx * p.ny * p.nz), rank);
+        rows = dist::topological_insulator<Scalar>(q, balanced(p.nx, p.ny, p.nz, 4), rank);
       } else {
         KELP_THROW(NotSupported, where << ": the TI Hamiltonian is complex; set problem.scalar: complex_double");
       }

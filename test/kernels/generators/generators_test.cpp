@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kelp/kernels/generators/generators.hpp"
+#include "kelp/kernels/generators/grid_count.hpp"
 #include "test/support/dense.hpp"
 #include "test/support/expect.hpp"
 
@@ -75,6 +76,32 @@ TEST(Generators, RejectsEmptyGridsAndBadAnisotropy) {
                                                  "grid 0 x 5 x 1");
   test::expect_throw_containing<InvalidArgument>(
       [] { generators::anisotropic2d<double>(4, 4, -1.0, 0.0); }, "epsilon = -1");
+}
+
+// 2^32 x 2^32 x 1 wraps a 64-bit product to 0 and 2^21 cubed to a negative count: both must be
+// refused by the size check, not passed on to the allocation (a crash) or a loop (a hang).
+TEST(Generators, RejectsGridsWhoseRowCountOverflows) {
+  const long long big = 1LL << 32;
+  test::expect_throw_containing<InvalidArgument>([&] { generators::laplace3d<double>(big, big, 1); },
+                                                 "grid 4294967296 x 4294967296 x 1 has more than 2147483646 rows");
+  test::expect_throw_containing<InvalidArgument>(
+      [] { generators::laplace3d<double>(1LL << 21, 1LL << 21, 1LL << 21); }, "has more than");
+  test::expect_throw_containing<InvalidArgument>([&] { generators::laplace2d<double>(big, big); }, "has more than");
+}
+
+TEST(Generators, GridCountIsExactUpToItsLimitAndNeverWraps) {
+  using generators::grid_count;
+  EXPECT_EQ(grid_count(3, 5, 7, 4, 420), 420);
+  EXPECT_EQ(grid_count(3, 5, 7, 4, 419), -1);
+  EXPECT_EQ(grid_count(1, 1, 1, 1, 1), 1);
+  const long long max = generators::max_serial_rows;  // 2^31 - 2 = 2 x 3 x 357913941
+  EXPECT_EQ(grid_count(2, 3, 357913941, 1, max), max);
+  EXPECT_EQ(grid_count(2, 3, 357913942, 1, max), -1);
+  const long long big = 1LL << 32;
+  EXPECT_EQ(grid_count(big, big, 1, 1, max), -1);
+  EXPECT_EQ(grid_count(big, big, big, 4, generators::max_distributed_rows), -1);
+  EXPECT_EQ(grid_count(1LL << 20, 1LL << 20, 1LL << 20, 1, generators::max_distributed_rows), 1LL << 60);
+  EXPECT_EQ(grid_count(0, 5, 5, 1, max), -1);
 }
 
 }  // namespace

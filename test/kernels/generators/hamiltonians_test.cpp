@@ -64,6 +64,18 @@ TEST(TopologicalInsulator, RejectsShortPeriodicDirections) {
       [&] { generators::topological_insulator<Complex>(p); }, "periodic_xy needs nx, ny >= 3");
 }
 
+// Sizes whose row count wraps a 64-bit product (it hung in the fill loop before): refused.
+TEST(TopologicalInsulator, RejectsLatticesWhoseRowCountOverflows) {
+  generators::TopologicalInsulatorParams p;
+  p.nx = p.ny = 1LL << 31;
+  p.nz = 1;
+  test::expect_throw_containing<InvalidArgument>([&] { generators::topological_insulator<Complex>(p); },
+                                                 "x 4 per point has more than 2147483646 rows");
+  const long long big = 1LL << 32;
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { generators::tight_binding<double>(big, big, 1, 1.0, false); }, "has more than 2147483646 rows");
+}
+
 TEST(TightBinding, PeriodicChainHasCosineSpectrumRowSums) {
   const auto H = to_host(generators::tight_binding<double>(7, 1, 1, 0.5, true));
   const auto square = to_host(generators::tight_binding<double>(4, 3, 1, 1.0, false));
