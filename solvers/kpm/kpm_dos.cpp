@@ -146,8 +146,14 @@ std::vector<double> kpm_damping(KpmDampingKernel kernel, int num_moments, double
     KELP_REQUIRE(lorentz_lambda > 0, InvalidArgument,
                  "kelp::solvers::kpm_damping: lorentz_lambda = " << lorentz_lambda
                                                                  << ", expected > 0");
+    // sinh(lambda (1 - x)) / sinh(lambda), x = m / M, written as
+    // e^{-lambda x} (1 - e^{-2 lambda (1 - x)}) / (1 - e^{-2 lambda}): sinh overflows from
+    // lambda ~ 710 on (inf / inf = NaN, every rho NaN), this form stays in [0, 1] for any lambda > 0,
+    // and expm1 keeps it accurate for small lambda.
+    const double denominator = std::expm1(-2.0 * lorentz_lambda);
     for (int m = 0; m < num_moments; ++m) {
-      g[m] = std::sinh(lorentz_lambda * (1.0 - m / M)) / std::sinh(lorentz_lambda);
+      const double x = m / M;
+      g[m] = std::exp(-lorentz_lambda * x) * (std::expm1(-2.0 * lorentz_lambda * (1.0 - x)) / denominator);
     }
   }
   return g;

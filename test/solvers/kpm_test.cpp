@@ -478,6 +478,29 @@ TEST(Kpm, DosOfTopologicalInsulatorMatchesExactHistogram) {
   expect_dos_matches_histogram(H, eigenvalues_of(H), params);
 }
 
+// g_m = sinh(lambda (1 - m / M)) / sinh(lambda): the same values as the textbook form where that
+// is finite, and finite, in [0, 1] and decreasing where sinh overflows (lambda > ~710; every rho
+// was NaN there).
+TEST(Kpm, LorentzDampingMatchesSinhFormAndStaysFiniteForLargeLambda) {
+  const int M = 64;
+  for (double lambda : {1e-3, 0.5, 4.0, 50.0, 700.0}) {
+    const auto g = solvers::kpm_damping(solvers::KpmDampingKernel::lorentz, M, lambda);
+    for (int m = 0; m < M; ++m) {
+      const double expected = std::sinh(lambda * (1.0 - static_cast<double>(m) / M)) / std::sinh(lambda);
+      EXPECT_NEAR(g[m], expected, 1e-14 * std::max(1.0, std::abs(expected)) + 1e-300) << "lambda " << lambda << ", m " << m;
+    }
+  }
+  for (double lambda : {711.0, 1e4, 1e308}) {
+    const auto g = solvers::kpm_damping(solvers::KpmDampingKernel::lorentz, M, lambda);
+    EXPECT_EQ(g[0], 1.0) << "lambda " << lambda;
+    for (int m = 1; m < M; ++m) {
+      EXPECT_TRUE(std::isfinite(g[m])) << "lambda " << lambda << ", m " << m;
+      EXPECT_GE(g[m], 0.0);
+      EXPECT_LE(g[m], g[m - 1]);
+    }
+  }
+}
+
 TEST(Kpm, DosOfChainMatchesExactHistogramWithLorentz) {
   const auto H = generators::tight_binding<double>(150, 1, 1, 1.0, true);
   KpmParams params;
