@@ -190,13 +190,21 @@ TEST(DosTask, RejectsUnknownKeysWrongTypesAndMisplacedSection) {
 
 TEST(DosTask, RefusesFloatRealTopologicalInsulatorAndNonHermitianMatrices) {
   std::ostringstream out;
+  // Two finite ends whose distance is not (NaN and inf energies, exit 0, before).
+  test::expect_throw_containing<InvalidArgument>(
+      [&] {
+        solvers::run(parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
+                                             "num_moments: 8, energy_min: -1.0e308, energy_max: 1.0e308")),
+                     out);
+      },
+      "the grid's width overflows a double");
   test::expect_throw_containing<NotSupported>(
       [&] {
         solvers::run(parse_config(dos_config("  scalar: float\n  generator: {type: tight_binding, nx: 10}\n",
                                              "num_moments: 8")),
                      out);
       },
-      "task dos runs in double or complex_double");
+      "task dos runs in problem.scalar double or complex; problem.scalar is float");
   test::expect_throw_containing<NotSupported>(
       [&] {
         solvers::run(parse_config(dos_config("  generator: {type: topological_insulator, nx: 3, ny: 3, nz: 2}\n",

@@ -1,6 +1,7 @@
 #include "kelp/apps/driver/run/dos_task.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -20,6 +21,11 @@ std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bo
     lo = bounds.lower;
     hi = bounds.upper;
   }
+  // Each end is finite (the YAML check), but their distance may not be: -1e308 to 1e308 gave
+  // NaN and inf energies with exit 0.
+  KELP_REQUIRE(std::isfinite(hi - lo), InvalidArgument,
+               "dos.energy_min = " << d.energy_min << ", dos.energy_max = " << d.energy_max
+                                   << ": the grid's width overflows a double; choose a narrower range");
   std::vector<double> e(static_cast<std::size_t>(d.num_energies));
   for (int k = 0; k < d.num_energies; ++k) {
     e[k] = d.num_energies == 1 ? lo : lo + (hi - lo) * k / (d.num_energies - 1);
