@@ -154,6 +154,21 @@ class Chebyshev : public Smoother<Matrix> {
                        << estimate_ << "; give lambda_max explicitly");
       lambda_max_ = params_.boost * estimate_;
     }
+    // The smoother scales by 1 / theta ~ 1 / lambda_max: with lambda_max = inf (a huge boost) or
+    // near the largest double that is 0 or subnormal, the preconditioner returns ~0 and CG stops
+    // blaming the matrix (indefinite_matrix), not the parameter.
+    if (!std::isfinite(lambda_max_) || !std::isnormal(1.0 / lambda_max_)) {
+      std::ostringstream source;
+      if (params_.lambda_max == 0) {
+        source << "boost = " << params_.boost << " times the estimate " << estimate_;
+      } else {
+        source << "given";
+      }
+      KELP_THROW(InvalidArgument, "kelp::precond::Chebyshev::setup_numeric: lambda_max = "
+                                      << lambda_max_ << " of D^{-1} A (" << source.str()
+                                      << ") is too large for the smoother's double arithmetic; expected a boost "
+                                         "near 1 (1.1 is usual) or lambda_max near the spectrum");
+    }
     lambda_min_ = params_.lambda_min > 0 ? params_.lambda_min : lambda_max_ / params_.eigenvalue_ratio;
     KELP_REQUIRE(lambda_min_ < lambda_max_, InvalidArgument,
                  "kelp::precond::Chebyshev::setup_numeric: lambda_min = "

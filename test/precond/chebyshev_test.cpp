@@ -122,6 +122,20 @@ TEST(Chebyshev, RejectsBadInput) {
   auto A = test::crs_from_dense<double>({{1, 1}, {1, 0}});
   precond::Chebyshev<CrsMatrix<double>> M;
   test::expect_throw_containing<NumericalError>([&] { M.setup(A); }, "row 2");
+  // boost x estimate overflows: named at setup, not left to the solve as an "indefinite matrix".
+  p = precond::ChebyshevParams{};
+  p.boost = 1e308;
+  precond::Chebyshev<CrsMatrix<double>> boosted(p);
+  test::expect_throw_containing<InvalidArgument>([&] { boosted.setup(generators::laplace1d<double>(10)); },
+                                                 "is too large for the smoother's double arithmetic");
+  p.boost = 1e308 / 2.5;  // finite, but 1 / lambda_max is subnormal: the same error
+  precond::Chebyshev<CrsMatrix<double>> boosted_finite(p);
+  test::expect_throw_containing<InvalidArgument>([&] { boosted_finite.setup(generators::laplace1d<double>(10)); },
+                                                 "(boost = 4e+307 times the estimate");
+  p = precond::ChebyshevParams{};
+  p.lambda_max = 1e308;
+  precond::Chebyshev<CrsMatrix<double>> given(p);
+  test::expect_throw_containing<InvalidArgument>([&] { given.setup(generators::laplace1d<double>(10)); }, "(given)");
 }
 
 }  // namespace
