@@ -132,7 +132,7 @@ dist::LocalRows<Scalar> build_rows(const ProblemConfig& problem, MPI_Comm comm, 
         q.periodic_xy = p.periodic_xy;
         rows = dist::topological_insulator<Scalar>(q, balanced(p.nx, p.ny, p.nz, 4), rank);
       } else {
-        KELP_THROW(NotSupported, where << ": the TI Hamiltonian is complex; set problem.scalar: complex_double");
+        KELP_THROW(NotSupported, where << ": the TI Hamiltonian is complex; set problem.scalar: complex");
       }
     } else {
       KELP_THROW(NotSupported, where << ": problem.generator " << type

@@ -3,7 +3,7 @@
 ///
 ///   task: dos
 ///   problem:
-///     scalar: complex_double
+///     scalar: complex
 ///     generator: {type: topological_insulator, nx: 8, ny: 8, nz: 4, disorder: 1.0}
 ///   dos:
 ///     num_moments: 256

@@ -9,7 +9,7 @@
 
 namespace kelp::solvers {
 
-/// Builds the problem's Hermitian matrix (double or complex_double), runs kpm_dos on the energy
+/// Builds the problem's Hermitian matrix (problem.scalar double or complex), runs kpm_dos on the energy
 /// grid of the dos section (a timed phase), prints the bounds, the moments' time and a coarse
 /// table, writes dos.csv when set, and fills RunResult::dos (the JSON report then holds the
 /// energies and rho, enough to plot the DOS later).

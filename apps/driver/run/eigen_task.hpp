@@ -7,7 +7,7 @@
 
 namespace kelp::solvers {
 
-/// Builds the problem's matrix (double or complex_double), the preconditioner of eigen (set up),
+/// Builds the problem's matrix (problem.scalar double or complex), the preconditioner of eigen (set up),
 /// runs LOBPCG (a timed phase), recomputes ||A x_j - lambda_j x_j|| for every pair with its own
 /// SpMV, prints the eigenvalues and residuals and fills RunResult::eigen. The returned
 /// Solution's x is the first eigenvector. Exit code not_converged when LOBPCG stopped without

@@ -34,7 +34,7 @@ inline std::string sci(double value, int digits = 3) {
 template <class F>
 RunResult dispatch_double_scalar(const RunConfig& config, const char* where, const char* task, F&& f) {
   KELP_REQUIRE(config.problem.scalar != ScalarKind::real_float, NotSupported,
-               where << ": task " << task << " runs in double or complex_double; problem.scalar is float");
+               where << ": task " << task << " runs in problem.scalar double or complex; problem.scalar is float");
   return dispatch_scalar(config.problem.scalar, [&](auto tag) {
     using Scalar = typename decltype(tag)::type;
     if constexpr (std::is_same<Scalar, float>::value) {

@@ -115,7 +115,7 @@ void register_generators(GeneratorRegistry& r) {
           return generators::topological_insulator<S, ConfigDevice>(q);
         } else {
           KELP_THROW(NotSupported, "kelp::generators::topological_insulator: the TI Hamiltonian "
-                                   "is complex; set problem.scalar: complex_double");
+                                   "is complex; set problem.scalar: complex");
           return CrsMatrix<S, Ordinal, Offset, ConfigDevice>();
         }
       });

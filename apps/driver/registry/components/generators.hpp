@@ -44,7 +44,7 @@ struct ConvectionDiffusionParams {
   double wz = 0.0;
 };
 
-/// topological_insulator: the KPM paper's TI Hamiltonian (complex_double only), 4 nx ny nz rows.
+/// topological_insulator: the KPM paper's TI Hamiltonian (problem.scalar: complex only), 4 nx ny nz rows.
 struct TopologicalInsulatorConfigParams {
   long long nx = 0;  ///< required
   long long ny = 0;  ///< required
