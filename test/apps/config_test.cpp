@@ -160,6 +160,17 @@ TEST(Config, DoubleOutOfRangeNamesBounds) {
                       "damping > 0.0 and damping <= 2.0");
 }
 
+// divergence_tolerance: 0 switches the check off, otherwise it must be >= 1 (the stopping rules'
+// own check; 0.5 passed the YAML and failed later without a location).
+TEST(Config, DivergenceToleranceIsZeroOrAtLeastOne) {
+  const std::string gmres = replace(valid_config, "type: cg", "type: gmres");
+  expect_config_error(replace(gmres, "max_iterations: 100", "divergence_tolerance: 0.5"),
+                      ":6:25: solver.divergence_tolerance: 0.5 is out of range; expected "
+                      "divergence_tolerance = 0 (off) or divergence_tolerance >= 1.0");
+  EXPECT_NO_THROW(parse_config(replace(gmres, "max_iterations: 100", "divergence_tolerance: 0")));
+  EXPECT_NO_THROW(parse_config(replace(gmres, "max_iterations: 100", "divergence_tolerance: 1.0e5")));
+}
+
 TEST(Config, NonNumberForDoubleIsAnError) {
   expect_config_error(replace(valid_config, "damping: 1.0", "damping: .inf"),
                       ":9:14: solver.preconditioner.damping: expected a finite number, got '.inf'");

@@ -124,10 +124,15 @@ TEST(EigenTask, RejectsEigenSectionForSolveAndFloatScalar) {
   test::expect_throw_containing<ConfigError>(
       [] { parse_config(eigen_config("double", "which: middle")); },
       "eigen.which: unknown value 'middle'; allowed: [smallest, largest]");
+  // Lobpcg needs restart_condition > 1: the YAML check says so, with the line and column.
+  test::expect_throw_containing<ConfigError>(
+      [] { parse_config(eigen_config("double", "restart_condition: 1")); },
+      "eigen.restart_condition: 1.0 is out of range; expected restart_condition > 1.0");
+  EXPECT_NO_THROW(parse_config(eigen_config("double", "restart_condition: 1.5")));
   std::ostringstream out;
   test::expect_throw_containing<NotSupported>(
       [&] { solvers::run(parse_config(eigen_config("float", "num_eigenpairs: 1")), out); },
-      "task eigen runs in double or complex_double");
+      "task eigen runs in problem.scalar double or complex; problem.scalar is float");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ namespace kelp::config {
 // --- Bounds --------------------------------------------------------------------------------------
 
 bool Bounds::contains(double value) const {
+  if (zero_allowed && value == 0) return true;
   const bool above = min_open ? value > min : value >= min;
   const bool below = max_open ? value < max : value <= max;
   return above && below;
@@ -21,6 +22,7 @@ bool Bounds::contains(double value) const {
 std::string Bounds::describe(const std::string& name) const {
   const bool has_min = std::isfinite(min), has_max = std::isfinite(max);
   std::string out;
+  if (zero_allowed) out += name + " = 0 (off) or ";
   if (has_min) out += name + (min_open ? " > " : " >= ") + format_double(min);
   if (has_min && has_max) out += " and ";
   if (has_max) out += name + (max_open ? " < " : " <= ") + format_double(max);

@@ -41,12 +41,14 @@ namespace kelp::config {
 /// Whether a key may be left out (the struct's default applies) or must be given.
 enum class Presence { optional, required };
 
-/// Allowed range of a number: [min, max], either end open or absent.
+/// Allowed range of a number: [min, max], either end open or absent; zero_allowed adds 0 (a
+/// switch-off value outside the range, as divergence_tolerance's "0: never").
 struct Bounds {
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
   bool min_open = false;
   bool max_open = false;
+  bool zero_allowed = false;
 
   static Bounds at_least(double low) { return {low, std::numeric_limits<double>::infinity()}; }
   static Bounds greater_than(double low) {
@@ -55,6 +57,9 @@ struct Bounds {
   static Bounds closed(double low, double high) { return {low, high}; }
   static Bounds open_closed(double low, double high) { return {low, high, true, false}; }
   static Bounds closed_open(double low, double high) { return {low, high, false, true}; }
+  static Bounds zero_or_at_least(double low) {
+    return {low, std::numeric_limits<double>::infinity(), false, false, true};
+  }
 
   bool contains(double value) const;
   /// "damping > 0 and damping <= 2", "max_iterations >= 0", or "" when unbounded.

@@ -15,7 +15,7 @@ void stopping_fields(config::FieldVisitor& v, StoppingRules& rules) {
   v.field("relative_tolerance", rules.relative_tolerance, Bounds::at_least(0));
   v.field("absolute_tolerance", rules.absolute_tolerance, Bounds::at_least(0));
   v.field("relative_to", rules.relative_to, tolerance_references());
-  v.field("divergence_tolerance", rules.divergence_tolerance, Bounds::at_least(0));
+  v.field("divergence_tolerance", rules.divergence_tolerance, Bounds::zero_or_at_least(1));
   v.field("stagnation_window", rules.stagnation_window, Bounds::at_least(0));
   v.field("stagnation_reduction", rules.stagnation_reduction, Bounds{0, 1, true, true});
   v.field("time_limit_seconds", rules.time_limit_seconds, Bounds::at_least(0));
