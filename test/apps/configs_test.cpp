@@ -3,6 +3,7 @@
 // clear error line, end to end: command line (CLI11), --version/info, the JSON report, output
 // paths checked before the run, and the profiling regions of the run driver.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -652,6 +653,31 @@ TEST(KelpCommandLine, RunsInProcessWithTheSameExitCodes) {
   EXPECT_EQ(converged, 0);
   EXPECT_EQ(not_converged, 3);
   EXPECT_EQ(bad, 2);
+}
+
+// A size the machine cannot hold (here a GMRES basis of 10^6 vectors, 8 GB, under a 2 GiB
+// address-space allowance) is bad input with a message, exit 2, not "internal error" (exit 1).
+TEST(KelpCommandLine, OutOfMemoryIsBadInputWithAMessage) {
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &old), 0);
+  long long vm_kib = 0;
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoll(line.substr(7));
+  }
+  ASSERT_GT(vm_kib, 0);
+  rlimit tight = old;
+  tight.rlim_cur = static_cast<rlim_t>(vm_kib + 2LL * 1024 * 1024) * 1024;
+  if (old.rlim_max != RLIM_INFINITY && tight.rlim_cur > old.rlim_max) GTEST_SKIP() << "hard address-space limit";
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &tight), 0);
+  std::ostringstream out, err;
+  const int code = solvers::run_command_line(
+      with(small_poisson, {"--set", "solver.type=gmres", "--set", "solver.restart=1000000"}), out, err);
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &old), 0);
+
+  EXPECT_EQ(code, 2) << err.str();
+  EXPECT_TRUE(contains(err.str(), "kelp: error: out of memory: ")) << err.str();
+  EXPECT_TRUE(contains(err.str(), "check its sizes")) << err.str();
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <ostream>
+#include <string>
 
 #include "kelp/apps/driver/run/build_info.hpp"
 #include "kelp/apps/driver/run/run.hpp"
@@ -71,6 +73,15 @@ struct CommandLine {
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   return text;
+}
+
+/// Sizes the machine cannot hold (num_moments: 2147483647, a GMRES restart of 10^6, ...) are bad
+/// input, not a bug: exit 2 with what failed and what to look at.
+int out_of_memory(std::ostream& err, const std::string& what) {
+  err << "kelp: error: out of memory: " << one_line(what)
+      << "; the configuration asks for more memory than this machine has (check its sizes: the grid, "
+         "num_moments, num_vectors, block_size, restart, num_eigenpairs)\n";
+  return static_cast<int>(ExitCode::bad_input);
 }
 
 int usage_error(std::ostream& err, const std::string& message) {
@@ -179,7 +190,11 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
   } catch (const Error& e) {
     err << "kelp: error: " << one_line(e.what()) << "\n";
     return static_cast<int>(ExitCode::bad_input);
+  } catch (const std::bad_alloc& e) {
+    return out_of_memory(err, e.what());
   } catch (const std::exception& e) {
+    // Kokkos reports a failed View allocation as a std::runtime_error that names the View.
+    if (std::string(e.what()).rfind("Kokkos failed to allocate memory", 0) == 0) return out_of_memory(err, e.what());
     err << "kelp: error: internal error: " << one_line(e.what()) << "\n";
     return static_cast<int>(ExitCode::internal_error);
   } catch (...) {
