@@ -422,7 +422,13 @@ void check_hermitian(const CrsMatrix<Scalar>& H, double relative_tolerance) {
       const Ordinal j = entries(k);
       const Scalar aij = find(i, j);
       const Scalar aji_conj = T::conj(find(j, i));
-      const bool ok = std::isfinite(T::abs(aij)) && T::abs(aij - aji_conj) <= tolerance;
+      // An entry too large for double arithmetic (hopping or disorder near 1e308) is named as
+      // such: the symmetry test below would call it "not Hermitian" with an infinite tolerance.
+      KELP_REQUIRE(std::isfinite(T::abs(aij)) && std::isfinite(tolerance), InvalidArgument,
+                   "kelp::solvers::check_hermitian: a(" << i << ", " << j << ") = (" << T::real(aij) << ", "
+                       << T::imag(aij) << ") (0-based; largest entry modulus " << largest
+                       << ") is not finite or too large for double arithmetic");
+      const bool ok = T::abs(aij - aji_conj) <= tolerance;
       KELP_REQUIRE(ok, InvalidArgument,
                    "kelp::solvers::check_hermitian: H is not Hermitian: a(" << i << ", " << j
                        << ") = (" << T::real(aij) << ", " << T::imag(aij) << ") but conj(a(" << j
