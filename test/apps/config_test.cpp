@@ -171,6 +171,22 @@ TEST(Config, DivergenceToleranceIsZeroOrAtLeastOne) {
   EXPECT_NO_THROW(parse_config(replace(gmres, "max_iterations: 100", "divergence_tolerance: 1.0e5")));
 }
 
+// Rules across keys (FieldVisitor::require) fail at the key with its line and column, or at the
+// section when the key was left out.
+TEST(Config, CrossKeyRulesNameTheKeyOrItsSection) {
+  const std::string chebyshev = replace(valid_config, "    type: jacobi\n    damping: 1.0\n",
+                                        "    type: chebyshev\n    lambda_max: 2.0\n    lambda_min: 3.0\n");
+  expect_config_error(chebyshev, ":10:17: solver.preconditioner.lambda_min: lambda_min = 3.0 >= lambda_max = 2.0; "
+                                 "expected lambda_min < lambda_max (or lambda_max: 0 to estimate it)");
+  EXPECT_NO_THROW(parse_config(replace(chebyshev, "lambda_min: 3.0", "lambda_min: 1.0")));
+  EXPECT_NO_THROW(parse_config(replace(chebyshev, "lambda_max: 2.0", "lambda_max: 0.0")));
+  const std::string eigen = "task: eigen\nproblem: {generator: {type: laplace1d, nx: 30}}\n";
+  expect_config_error(eigen + "eigen: {absolute_tolerance: 0, relative_tolerance: 0}\n",
+                      ":3:52: eigen.relative_tolerance: relative_tolerance and absolute_tolerance are both 0");
+  // relative_tolerance left out (its default is > 0): only absolute_tolerance 0 is fine.
+  EXPECT_NO_THROW(parse_config(eigen + "eigen: {absolute_tolerance: 0}\n"));
+}
+
 TEST(Config, NonNumberForDoubleIsAnError) {
   expect_config_error(replace(valid_config, "damping: 1.0", "damping: .inf"),
                       ":9:14: solver.preconditioner.damping: expected a finite number, got '.inf'");

@@ -123,6 +123,11 @@ void FieldReader::visit_component(const char* key, solvers::ComponentSpec& spec,
   if (auto c = child(key, presence)) spec = spec.registry().parse(*c);
 }
 
+void FieldReader::visit_violation(const char* key, const std::string& message) {
+  if (auto c = node_.find(key)) c->fail(message);
+  node_.fail(message);
+}
+
 // --- FieldWriter ---------------------------------------------------------------------------------
 
 void FieldWriter::visit_int(const char* key, int& value, const Bounds&, Presence) {

@@ -152,8 +152,15 @@ class FieldVisitor {
                  Presence presence = Presence::optional) {
     visit_component(key, spec, presence);
   }
+  /// A rule across keys, stated after they are visited: when `ok` is false, a reader fails at
+  /// `key` (at the section when the key is absent) with `message`, so the error carries the
+  /// file, line and column; writers and collectors ignore it.
+  void require(bool ok, const char* key, const std::string& message) {
+    if (!ok) visit_violation(key, message);
+  }
 
  protected:
+  virtual void visit_violation(const char* /*key*/, const std::string& /*message*/) {}
   virtual void visit_int(const char* key, int& value, const Bounds& bounds, Presence presence) = 0;
   virtual void visit_integer(const char* key, long long& value, const Bounds& bounds,
                              Presence presence) = 0;
@@ -187,6 +194,7 @@ class FieldReader : public FieldVisitor {
   void visit_choice(const char* key, std::string& name, const std::vector<std::string>& allowed,
                     Presence presence) override;
   void visit_component(const char* key, solvers::ComponentSpec& spec, Presence presence) override;
+  void visit_violation(const char* key, const std::string& message) override;
 
  private:
   std::optional<ConfigNode> child(const char* key, Presence presence) const;

@@ -19,6 +19,9 @@ void lobpcg_fields(config::FieldVisitor& v, LobpcgParams& params) {
   v.field("absolute_tolerance", params.absolute_tolerance, Bounds::at_least(0));
   v.field("restart_condition", params.restart_condition, Bounds::greater_than(1));
   v.field("seed", params.seed, Bounds::at_least(0));
+  // Lobpcg's own rule, checked here so that the error has a location.
+  v.require(params.relative_tolerance > 0 || params.absolute_tolerance > 0, "relative_tolerance",
+            "relative_tolerance and absolute_tolerance are both 0; expected one of them > 0");
 }
 
 void eigen_config_fields(config::FieldVisitor& v, EigenConfig& config) {

@@ -12,6 +12,10 @@ void chebyshev_fields(config::FieldVisitor& v, precond::ChebyshevParams& p) {
   v.field("power_iterations", p.power_iterations, Bounds::at_least(1));
   v.field("boost", p.boost, Bounds::at_least(1));
   v.field("sweeps", p.sweeps, Bounds::at_least(1));
+  // Chebyshev's own rule (precond::Chebyshev), checked here so that the error has a location.
+  v.require(p.lambda_max == 0 || p.lambda_min < p.lambda_max, "lambda_min",
+            "lambda_min = " + config::format_double(p.lambda_min) + " >= lambda_max = " +
+                config::format_double(p.lambda_max) + "; expected lambda_min < lambda_max (or lambda_max: 0 to estimate it)");
 }
 
 void register_chebyshev(PreconditionerRegistry& registry) {
