@@ -187,6 +187,25 @@ TEST(Config, CrossKeyRulesNameTheKeyOrItsSection) {
   EXPECT_NO_THROW(parse_config(eigen + "eigen: {absolute_tolerance: 0}\n"));
 }
 
+// fused: eisenstat is read by solver cg (variant standard) only: elsewhere it is refused at the
+// preconditioner's location instead of being ignored.
+TEST(Config, EisenstatFusionOutsideStandardCgIsRefused) {
+  const std::string fused = replace(valid_config, "    type: jacobi\n    damping: 1.0\n",
+                                    "    type: gauss_seidel\n    fused: eisenstat\n");
+  EXPECT_NO_THROW(parse_config(fused));
+  const std::string expected = "gauss_seidel with fused: eisenstat is read by solver cg only";
+  for (const char* solver : {"gmres", "fgmres", "bicgstab"}) {
+    expect_config_error(replace(fused, "type: cg", std::string("type: ") + solver),
+                        ":8:5: solver.preconditioner: " + expected);
+  }
+  expect_config_error(replace(fused, "max_iterations: 100", "variant: flexible"),
+                      ":6:12: solver.variant: variant flexible with preconditioner gauss_seidel fused: "
+                      "eisenstat; expected variant standard");
+  expect_config_error("task: eigen\nproblem: {generator: {type: laplace1d, nx: 30}}\n"
+                      "eigen: {preconditioner: {type: gauss_seidel, fused: eisenstat}}\n",
+                      ":3:25: eigen.preconditioner: " + expected);
+}
+
 TEST(Config, NonNumberForDoubleIsAnError) {
   expect_config_error(replace(valid_config, "damping: 1.0", "damping: .inf"),
                       ":9:14: solver.preconditioner.damping: expected a finite number, got '.inf'");

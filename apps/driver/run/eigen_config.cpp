@@ -1,5 +1,7 @@
 #include "kelp/apps/driver/run/eigen_config.hpp"
 
+#include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
+
 namespace kelp::solvers {
 
 using config::Bounds;
@@ -27,6 +29,8 @@ void lobpcg_fields(config::FieldVisitor& v, LobpcgParams& params) {
 void eigen_config_fields(config::FieldVisitor& v, EigenConfig& config) {
   lobpcg_fields(v, config.params);
   v.component("preconditioner", config.preconditioner);
+  v.require(!components::asks_for_eisenstat(config.preconditioner), "preconditioner",
+            components::eisenstat_elsewhere);
 }
 
 }  // namespace kelp::solvers

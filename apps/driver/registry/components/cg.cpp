@@ -1,5 +1,9 @@
 #include "kelp/apps/driver/registry/components/cg.hpp"
 
+#include <string>
+
+#include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
+
 namespace kelp::solvers::components {
 
 using config::Bounds;
@@ -21,6 +25,10 @@ void cg_fields(config::FieldVisitor& v, CgParams& params) {
 void cg_config_fields(config::FieldVisitor& v, CgConfig& config) {
   cg_fields(v, config.params);
   v.component("preconditioner", config.preconditioner);
+  // EisenstatCg is the standard recurrence (the builder below checks it again for C++ callers).
+  v.require(!asks_for_eisenstat(config.preconditioner) || config.params.variant == CgVariant::standard, "variant",
+            "variant " + std::string(to_string(config.params.variant)) +
+                " with preconditioner gauss_seidel fused: eisenstat; expected variant standard");
 }
 
 namespace {

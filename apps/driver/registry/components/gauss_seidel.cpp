@@ -36,6 +36,11 @@ void gauss_seidel_fields(config::FieldVisitor& v, precond::GaussSeidelParams& p)
   v.field("fused", p.fused, fusions);
 }
 
+bool asks_for_eisenstat(const ComponentSpec& spec) {
+  return spec.type() == "gauss_seidel" &&
+         spec.params<precond::GaussSeidelParams>().fused == precond::GaussSeidelFusion::eisenstat;
+}
+
 void register_gauss_seidel(PreconditionerRegistry& registry) {
   registry.add<precond::GaussSeidelParams>(
       "gauss_seidel", "Gauss-Seidel / SOR sweeps (multicolor, cluster or two-stage)",

@@ -18,6 +18,13 @@ namespace kelp::solvers::components {
 /// long_row_threshold (>= 0), cluster_size (>= 0), inner_sweeps (>= 0), form (classic | compact),
 /// fused (none | eisenstat: read by the cg solver).
 void gauss_seidel_fields(config::FieldVisitor& v, precond::GaussSeidelParams& params);
+
+/// Whether `spec` is a gauss_seidel with fused: eisenstat, which only solver cg reads: the other
+/// solvers and the eigen task refuse it (with its location) instead of ignoring it.
+bool asks_for_eisenstat(const ComponentSpec& spec);
+inline constexpr const char* eisenstat_elsewhere =
+    "gauss_seidel with fused: eisenstat is read by solver cg only, and this one would ignore it; "
+    "drop fused or use solver cg";
 void register_gauss_seidel(PreconditionerRegistry& registry);
 
 }  // namespace kelp::solvers::components

@@ -1,5 +1,6 @@
 #include "kelp/apps/driver/registry/components/krylov.hpp"
 
+#include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
 #include "kelp/apps/driver/registry/components/stopping.hpp"
 
 namespace kelp::solvers::components {
@@ -25,11 +26,13 @@ void gmres_config_fields(config::FieldVisitor& v, GmresConfig& config) {
   v.field("side", config.params.side, preconditioner_sides());
   stopping_fields(v, config.params);
   v.component("preconditioner", config.preconditioner);
+  v.require(!asks_for_eisenstat(config.preconditioner), "preconditioner", eisenstat_elsewhere);
 }
 
 void bicgstab_config_fields(config::FieldVisitor& v, BicgstabConfig& config) {
   stopping_fields(v, config.params);
   v.component("preconditioner", config.preconditioner);
+  v.require(!asks_for_eisenstat(config.preconditioner), "preconditioner", eisenstat_elsewhere);
 }
 
 namespace {
