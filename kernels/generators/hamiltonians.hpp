@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kelp/kernels/core/crs_from_coo.hpp"
-#include "kelp/kernels/generators/grid_count.hpp"
 #include "kelp/kernels/core/scalar_traits.hpp"
+#include "kelp/kernels/generators/grid_count.hpp"
 
 namespace kelp::generators {
 

@@ -198,6 +198,14 @@ TEST(DosTask, RefusesFloatRealTopologicalInsulatorAndNonHermitianMatrices) {
                      out);
       },
       "the grid's width overflows a double");
+  // A finite width whose steps overflow: 0 to 1e308 in 100 steps.
+  test::expect_throw_containing<InvalidArgument>(
+      [&] {
+        solvers::run(parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
+                                             "num_moments: 8, energy_min: 0, energy_max: 1.0e308, num_energies: 101")),
+                     out);
+      },
+      "num_energies = 101: the grid's width overflows a double");
   test::expect_throw_containing<NotSupported>(
       [&] {
         solvers::run(parse_config(dos_config("  scalar: float\n  generator: {type: tight_binding, nx: 10}\n",

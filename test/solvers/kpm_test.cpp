@@ -487,7 +487,8 @@ TEST(Kpm, LorentzDampingMatchesSinhFormAndStaysFiniteForLargeLambda) {
     const auto g = solvers::kpm_damping(solvers::KpmDampingKernel::lorentz, M, lambda);
     for (int m = 0; m < M; ++m) {
       const double expected = std::sinh(lambda * (1.0 - static_cast<double>(m) / M)) / std::sinh(lambda);
-      EXPECT_NEAR(g[m], expected, 1e-14 * std::max(1.0, std::abs(expected)) + 1e-300) << "lambda " << lambda << ", m " << m;
+      EXPECT_NEAR(g[m], expected, 1e-14 * std::max(1.0, std::abs(expected)) + 1e-300)
+          << "lambda " << lambda << ", m " << m;
     }
   }
   for (double lambda : {711.0, 1e4, 1e308}) {

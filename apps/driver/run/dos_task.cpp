@@ -1,5 +1,6 @@
 #include "kelp/apps/driver/run/dos_task.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,10 +22,12 @@ std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bo
     lo = bounds.lower;
     hi = bounds.upper;
   }
-  // Each end is finite (the YAML check), but their distance may not be: -1e308 to 1e308 gave
-  // NaN and inf energies with exit 0.
-  KELP_REQUIRE(std::isfinite(hi - lo), InvalidArgument,
-               "dos.energy_min = " << d.energy_min << ", dos.energy_max = " << d.energy_max
+  // Each end is finite (the YAML check), but the grid's arithmetic may not be: the points below
+  // form (hi - lo) * k, so -1e308 to 1e308, or 0 to 1e308 with 101 points, gave NaN and inf
+  // energies with exit 0.
+  KELP_REQUIRE(std::isfinite((hi - lo) * std::max(1, d.num_energies - 1)), InvalidArgument,
+               "dos.energy_min = " << d.energy_min << ", dos.energy_max = " << d.energy_max << ", num_energies = "
+                                   << d.num_energies
                                    << ": the grid's width overflows a double; choose a narrower range");
   std::vector<double> e(static_cast<std::size_t>(d.num_energies));
   for (int k = 0; k < d.num_energies; ++k) {

@@ -15,7 +15,8 @@ void chebyshev_fields(config::FieldVisitor& v, precond::ChebyshevParams& p) {
   // Chebyshev's own rule (precond::Chebyshev), checked here so that the error has a location.
   v.require(p.lambda_max == 0 || p.lambda_min < p.lambda_max, "lambda_min",
             "lambda_min = " + config::format_double(p.lambda_min) + " >= lambda_max = " +
-                config::format_double(p.lambda_max) + "; expected lambda_min < lambda_max (or lambda_max: 0 to estimate it)");
+                config::format_double(p.lambda_max) +
+                "; expected lambda_min < lambda_max (or lambda_max: 0 to estimate it)");
 }
 
 void register_chebyshev(PreconditionerRegistry& registry) {
