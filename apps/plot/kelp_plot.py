@@ -23,6 +23,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree (the test ru
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kinds import plotters  # noqa: E402  (after the path set-up above)
+from output_path import output_problem  # noqa: E402
 
 
 def load_report(path):
@@ -53,6 +54,10 @@ def main(argv=None):
     parser.add_argument("-o", "--output", required=True, help="the PNG file to write")
     parser.add_argument("--title", default=None, help="the figure title")
     args = parser.parse_args(argv)
+    problem = output_problem(args.output, args.reports)
+    if problem:
+        print(f"kelp_plot: {problem}", file=sys.stderr)
+        return 1
 
     try:
         import matplotlib

@@ -19,6 +19,9 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from output_path import output_problem  # noqa: E402  (after the path set-up above)
 
 
 def read_run(path):
@@ -51,6 +54,10 @@ def main(argv=None):
     parser.add_argument("-o", "--output", required=True, help="the PNG file to write")
     parser.add_argument("--title", default="KPM moments: roofline (memory roof from the triad)")
     args = parser.parse_args(argv)
+    problem = output_problem(args.output, args.runs)
+    if problem:
+        print(f"kpm_roofline: {problem}", file=sys.stderr)
+        return 1
     try:
         import matplotlib
 

@@ -624,6 +624,44 @@ TEST(KelpRun, CheckOutputPathsNamesTheKeyAndThePath) {
   EXPECT_NO_THROW(solvers::check_output_paths(config));
 }
 
+TEST(KelpRun, CheckOutputPathsRefusesAnOutputThatNamesAnInput) {
+  TempDir dir;
+  const std::string matrix = dir.write("A.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n");
+  const std::string rhs = dir.write("b.mtx", "%%MatrixMarket matrix array real general\n1 1\n4\n");
+  const std::string config_file = dir.write(
+      "c.yaml", "problem: {matrix: {file: A.mtx}, rhs: {type: file, file: b.mtx}}\nsolver: cg\n");
+  auto config = solvers::load_run_config(config_file);
+  const auto refuses = [&](const std::string& fragment) {
+    test::expect_throw_containing<FileError>([&] { solvers::check_output_paths(config); }, fragment);
+  };
+
+  config.output.solution = matrix;
+  refuses("output.solution '" + matrix + "' is the same file as problem.matrix.file");
+  config.output.solution = (dir.path() / "." / "b.mtx").string();  // another spelling of rhs
+  refuses("is the same file as problem.rhs.file '" + rhs + "', which the run reads");
+  config.output.solution = "";
+  config.output.report = config_file;
+  refuses("output.report '" + config_file + "' is the same file as the configuration file");
+  config.output.report = dir.file("out.json");
+  config.output.solution = dir.file("out.json");  // neither exists yet
+  refuses("output.solution '" + dir.file("out.json") + "' is the same file as output.report");
+  config.output.solution = dir.file("x.mtx");
+  EXPECT_NO_THROW(solvers::check_output_paths(config));
+  EXPECT_EQ(test::read_file(matrix), "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n");
+}
+
+TEST(KelpApp, ReportOverTheConfigFileFailsAndKeepsIt) {
+  TempDir dir;
+  const std::string text = "problem: {generator: {type: laplace1d, nx: 5}}\nsolver: cg\n";
+  const std::string config_file = dir.write("c.yaml", text);
+
+  const auto outcome = run_kelp({"run", config_file, "--report", config_file});
+
+  EXPECT_EQ(outcome.exit_code, 2);
+  expect_one_error_line(outcome.err, "is the same file as the configuration file");
+  EXPECT_EQ(test::read_file(config_file), text);
+}
+
 TEST(KelpApp, PrintConfigPrintsEffectiveConfigAndExits) {
   const auto outcome = run_kelp(with(small_poisson, {"--print-config"}));
 

@@ -102,4 +102,25 @@ if "${plot[@]}" "$work/bad.json" -o "$work/bad.png" 2>"$work/bad.err"; then
   exit 1
 fi
 grep -q "not a kelp run report" "$work/bad.err"
+
+# The output is checked before drawing: never one of the inputs, always *.png, in a folder that
+# exists; each refusal is one line and leaves the inputs as they were.
+cp "$work/cg.json" "$work/cg.keep"
+refuses() {  # refuses FRAGMENT COMMAND...
+  local fragment=$1
+  shift
+  if "$@" 2>"$work/refused.err"; then
+    echo "plot_test: accepted: $*" >&2
+    exit 1
+  fi
+  grep -q -- "$fragment" "$work/refused.err" || { cat "$work/refused.err" >&2; exit 1; }
+}
+refuses "is also an input" "${plot[@]}" "$work/cg.json" -o "$work/cg.json"
+refuses "is also an input" "${plot[@]}" "$work/gmres.json" "$work/cg.json" -o "$work/./cg.json"
+refuses "name the output \*.png" "${plot[@]}" "$work/cg.json" -o "$work/cg.pdf"
+refuses "does not exist" "${plot[@]}" "$work/cg.json" -o "$work/missing/cg.png"
+refuses "is also an input" "$python" "$source_dir/apps/plot/kpm_roofline.py" \
+  "$source_dir/docs/data/cpu16/issue12/kpm_cpu16.jsonl" -o "$source_dir/docs/data/cpu16/issue12/kpm_cpu16.jsonl"
+cmp "$work/cg.json" "$work/cg.keep"
+test ! -e "$work/cg.pdf"
 echo "plot_test: passed"

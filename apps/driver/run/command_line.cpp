@@ -168,7 +168,8 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
     if (!arguments.report.empty()) {
       document.set_string("output.report", arguments.report, "--report " + arguments.report);
     }
-    const RunConfig config = parse_run_config(document.root());
+    RunConfig config = parse_run_config(document.root());
+    config.config_file = arguments.config_path;
     if (arguments.print_config) {
       out << effective_config(config);
       return static_cast<int>(ExitCode::success);

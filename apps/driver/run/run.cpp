@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "kelp/apps/driver/registry/components/vectors.hpp"
 #include "kelp/apps/driver/run/eigen_task.hpp"
 #include "kelp/apps/driver/run/dos_task.hpp"
 #include "kelp/apps/driver/run/dist_solve_task.hpp"
@@ -123,7 +124,9 @@ std::string effective_config(const RunConfig& config) {
 RunConfig load_run_config(const std::string& path, const std::vector<std::string>& overrides) {
   auto document = config::ConfigDocument::from_file(path);
   for (const auto& assignment : overrides) document.apply_override(assignment);
-  return parse_run_config(document.root());
+  RunConfig config = parse_run_config(document.root());
+  config.config_file = path;
+  return config;
 }
 
 namespace {
@@ -144,14 +147,68 @@ void check_writable(const std::string& path, const std::string& what) {
   if (!existed) std::filesystem::remove(path, ec);
 }
 
+/// A file of the configuration and the key (or role) that names it.
+struct NamedPath {
+  std::string key;
+  std::string path;
+};
+
+/// The file a vector spec (rhs, initial_guess) reads, or empty when it reads none.
+std::string vector_file(const ComponentSpec& spec) {
+  return spec.type() == "file" ? spec.params<components::FileVectorParams>().file : std::string();
+}
+
+/// The files a run reads.
+std::vector<NamedPath> input_paths(const RunConfig& config) {
+  std::vector<NamedPath> inputs{{"the configuration file", config.config_file},
+                                {"problem.matrix.file", config.problem.matrix.file},
+                                {"problem.rhs.file", vector_file(config.problem.rhs)},
+                                {"problem.initial_guess.file", vector_file(config.problem.initial_guess)}};
+  inputs.erase(std::remove_if(inputs.begin(), inputs.end(), [](const NamedPath& p) { return p.path.empty(); }),
+               inputs.end());
+  return inputs;
+}
+
+/// The files a run writes.
+std::vector<NamedPath> output_paths(const RunConfig& config) {
+  std::vector<NamedPath> outputs;
+  if (!config.output.report.empty()) outputs.push_back({"output.report", config.output.report});
+  if (!config.output.solution.empty()) outputs.push_back({"output.solution", config.output.solution});
+  if (config.task.type == TaskKind::dos && !config.dos.csv.empty()) outputs.push_back({"dos.csv", config.dos.csv});
+  return outputs;
+}
+
+/// True when a and b name one file: the same inode when both exist (links, "./x" and "x"),
+/// else the same normalised absolute path (an output not written yet).
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
+  const auto normal = [](const std::string& p) {
+    std::error_code e;
+    const auto canonical = fs::weakly_canonical(fs::absolute(p, e), e);
+    return e ? fs::absolute(p).lexically_normal() : canonical;
+  };
+  return normal(a) == normal(b);
+}
+
+void require_distinct(const NamedPath& output, const NamedPath& other, const char* role) {
+  KELP_REQUIRE(!same_file(output.path, other.path), FileError,
+               "kelp::solvers::run: " << output.key << " '" << output.path << "' is the same file as "
+                                      << other.key << " '" << other.path << "'" << role
+                                      << "; give " << output.key << " another path");
+}
+
 }  // namespace
 
 void check_output_paths(const RunConfig& config) {
-  if (!config.output.report.empty()) check_writable(config.output.report, "output.report");
-  if (!config.output.solution.empty()) check_writable(config.output.solution, "output.solution");
-  if (config.task.type == TaskKind::dos && !config.dos.csv.empty()) {
-    check_writable(config.dos.csv, "dos.csv");
+  const auto outputs = output_paths(config);
+  const auto inputs = input_paths(config);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (const auto& input : inputs) require_distinct(outputs[i], input, ", which the run reads");
+    for (std::size_t j = 0; j < i; ++j) require_distinct(outputs[i], outputs[j], ", another output of the run");
   }
+  for (const auto& output : outputs) check_writable(output.path, output.key);
 }
 
 RunResult run(const RunConfig& config, std::ostream& out) {

@@ -100,6 +100,9 @@ struct RunConfig {
   /// True when the configuration has a `distribution` section (task solve under MPI).
   bool distributed = false;
   DistributionParams distribution;
+  /// The file the configuration was read from (load_run_config, `kelp run`); empty when it
+  /// was parsed from text. No output may name it (check_output_paths).
+  std::string config_file;
 };
 
 /// Parses a whole configuration (the document root). @throws ConfigError
@@ -185,9 +188,12 @@ struct TaskEntry {
 const std::vector<TaskEntry>& task_table();
 
 /// Checks, before any work, that every output file of the configuration (output.report,
-/// output.solution) can be written: opens it for appending, so an existing file is kept as it
-/// is, and removes a file the check created.
-/// @throws FileError naming the key and the path when one cannot be written
+/// output.solution, dos.csv) can be written: opens it for appending, so an existing file is kept
+/// as it is, and removes a file the check created. Also that no output names a file the run
+/// reads (the configuration itself, problem.matrix, the rhs or initial-guess file) or the same
+/// file as another output: the run would destroy the user's input, or one output the other.
+/// @throws FileError naming the key and the path when one cannot be written, and naming both
+///         keys when two name the same file
 void check_output_paths(const RunConfig& config);
 
 /// Runs the configured task, printing to `out`. For solve: the problem (n, nnz), the solver,
