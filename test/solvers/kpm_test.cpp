@@ -681,6 +681,24 @@ TEST(Kpm, DefaultBoundsGiveTheDosOfAPeriodicSixSiteChain) {
   EXPECT_NEAR(result.bounds.upper, 2.0, 1e-9);
 }
 
+// A single-point spectrum has no width: the scaling and the default grid span
+// [c - max(1, |c|), c + max(1, |c|)], where the density is the kernel's peak at c.
+TEST(Kpm, SinglePointSpectrumGetsAnIntervalOfNonzeroWidth) {
+  const auto point = solvers::kpm_scaled_bounds({2.0, 2.0});
+  const auto zero = solvers::kpm_scaled_bounds({0.0, 0.0});
+  const auto wide = solvers::kpm_scaled_bounds({-1.0, 3.0});
+
+  EXPECT_EQ(point.lower, 0.0);
+  EXPECT_EQ(point.upper, 4.0);
+  EXPECT_EQ(zero.lower, -1.0);
+  EXPECT_EQ(zero.upper, 1.0);
+  EXPECT_EQ(wide.lower, -1.0);
+  EXPECT_EQ(wide.upper, 3.0);
+  const auto s = solvers::KpmScaling::from_bounds({2.0, 2.0}, 0.01);
+  EXPECT_DOUBLE_EQ(s.center, 2.0);
+  EXPECT_DOUBLE_EQ(s.half_width, 2.0 / 0.99);
+}
+
 TEST(Kpm, OneByOneAndDiagonalMatrices) {
   const auto H = crs_from_coo<double>(1, 1, {0}, {0}, {2.5});
   KpmParams params;
