@@ -43,9 +43,11 @@ struct KpmMoments {
 template <class Scalar>
 SpectralBounds gershgorin_bounds(const CrsMatrix<Scalar>& H);
 
-/// Bounds from `steps` Lanczos steps from a random start vector (seed): [theta_min - |beta|,
+/// Bounds from min(steps, n) Lanczos steps from a random start vector (seed), reorthogonalized
+/// and restarted after a breakdown (kpm_lanczos_bounds, kpm_lanczos.hpp): [theta_min - |beta|,
 /// theta_max + |beta|] with the extreme Ritz values theta and the last off-diagonal beta,
-/// intersected with the Gershgorin bounds (never looser than those). Cost: `steps` SpMVs.
+/// intersected with the Gershgorin bounds (never looser than those); the extreme eigenvalues
+/// when steps >= n. Cost: `steps` SpMVs and O(steps^2 n) reorthogonalization; `steps` vectors.
 /// @throws InvalidArgument for steps < 1
 template <class Scalar>
 SpectralBounds lanczos_bounds(const CrsMatrix<Scalar>& H, int steps, std::uint64_t seed);

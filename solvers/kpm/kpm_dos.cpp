@@ -76,12 +76,19 @@ KpmScaling KpmScaling::from_bounds(SpectralBounds bounds, double margin) {
                InvalidArgument,
                "kelp::solvers::KpmScaling::from_bounds: bounds [" << bounds.lower << ", "
                    << bounds.upper << "] are not a finite interval");
+  const SpectralBounds interval = kpm_scaled_bounds(bounds);
   KpmScaling s;
-  s.center = 0.5 * (bounds.lower + bounds.upper);
-  double half = 0.5 * (bounds.upper - bounds.lower);
-  if (half <= 1e-14 * std::max(1.0, std::abs(s.center))) half = std::max(1.0, std::abs(s.center));
-  s.half_width = half / (1.0 - margin);
+  s.center = 0.5 * (interval.lower + interval.upper);
+  s.half_width = 0.5 * (interval.upper - interval.lower) / (1.0 - margin);
   return s;
+}
+
+SpectralBounds kpm_scaled_bounds(SpectralBounds bounds) {
+  const double center = 0.5 * (bounds.lower + bounds.upper);
+  const double half = 0.5 * (bounds.upper - bounds.lower);
+  if (half > 1e-14 * std::max(1.0, std::abs(center))) return bounds;
+  const double wide = std::max(1.0, std::abs(center));
+  return {center - wide, center + wide};
 }
 
 std::vector<double> KpmMoments::normalised() const {

@@ -121,12 +121,18 @@ struct SpectralBounds {
   double upper = 0;
 };
 
+/// The interval that KpmScaling::from_bounds maps onto [-(1 - margin), 1 - margin] and the
+/// default energy grid spans: the bounds, or for a single-point spectrum c (zero width to
+/// rounding: a 1 x 1 matrix, c I, a zero matrix) [c - max(1, |c|), c + max(1, |c|)], so that H~
+/// is finite and the density is the kernel's peak at c (width ~ pi max(1, |c|) / M) on a grid
+/// of nonzero width, not N copies of one point.
+SpectralBounds kpm_scaled_bounds(SpectralBounds bounds);
+
 /// The affine map H~ = (H - center) / half_width that takes the spectrum into [-1, 1].
 struct KpmScaling {
   double center = 0;
   double half_width = 1;
-  /// The scaling that maps [lower, upper] into [-(1 - margin), 1 - margin]. A zero-width interval
-  /// (e.g. a 1 x 1 matrix) gets half-width max(1, |center|) / (1 - margin), so that H~ is finite.
+  /// The scaling that maps kpm_scaled_bounds(bounds) onto [-(1 - margin), 1 - margin].
   static KpmScaling from_bounds(SpectralBounds bounds, double margin);
   double to_scaled(double energy) const { return (energy - center) / half_width; }
   double to_energy(double x) const { return center + half_width * x; }

@@ -150,6 +150,72 @@ TEST(DosTask, SummaryNamesTheBlockWidthThatRan) {
   }
 }
 
+// Explicit ends mean what they say: equal ends are that one energy (they became the spectral
+// bounds before: rho(-2) for a requested rho(0.5)); only absent ends are automatic.
+TEST(DosTask, ExplicitSingleEnergyIsEvaluatedThere) {
+  const auto config = parse_config(dos_config("  generator: {type: tight_binding, nx: 4000, periodic: true}\n",
+                                              "num_moments: 512, trace: stochastic, num_vectors: 16, "
+                                              "energy_min: 0.5, energy_max: 0.5, num_energies: 1"));
+  std::ostringstream out;
+
+  const auto result = solvers::run(config, out);
+
+  const auto& d = result.dos.result;
+  ASSERT_EQ(d.energies.size(), 1u);
+  EXPECT_EQ(d.energies[0], 0.5);
+  const double exact = 1.0 / (3.14159265358979 * std::sqrt(4.0 - 0.25));  // the chain's DOS at 0.5
+  EXPECT_NEAR(d.density[0], exact, 0.02);
+}
+
+TEST(DosTask, EnergyGridRulesAreYamlErrorsWithTheirLocation) {
+  const std::string chain = "  generator: {type: tight_binding, nx: 10}\n";
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config(dos_config(chain, "energy_min: 0.5, energy_max: 0.5, num_energies: 5")); },
+      "text.yaml:4:");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config(dos_config(chain, "energy_min: 0.5, energy_max: 0.5, num_energies: 5")); },
+      "dos.energy_max: energy_min = energy_max = 0.5 is one energy, but num_energies is 5");
+  test::expect_throw_containing<ConfigError>([&] { parse_config(dos_config(chain, "energy_min: -1.0")); },
+                                             "dos.energy_min: give energy_min and energy_max together, or neither");
+  test::expect_throw_containing<ConfigError>([&] { parse_config(dos_config(chain, "energy_max: 1.0")); },
+                                             "dos.energy_max: give energy_min and energy_max together");
+  // Absent ends stay absent in the effective configuration (it reads back as automatic).
+  const std::string effective = solvers::effective_config(parse_config(dos_config(chain, "num_moments: 8")));
+  EXPECT_EQ(effective.find("energy_min"), std::string::npos) << effective;
+  const auto again = parse_config(effective);
+  EXPECT_FALSE(again.dos.energy_min.has_value());
+  const std::string given =
+      solvers::effective_config(parse_config(dos_config(chain, "energy_min: -1.5, energy_max: 2.0")));
+  EXPECT_EQ(parse_config(given).dos.energy_min, -1.5);
+  EXPECT_EQ(parse_config(given).dos.energy_max, 2.0);
+}
+
+// A single-point spectrum (c I) gave num_energies copies of E = c: no width, a blank plot. The
+// default grid now spans [c - max(1, |c|), c + max(1, |c|)] with the kernel's peak at c.
+TEST(DosTask, SinglePointSpectrumGivesAPeakOnAGridOfNonzeroWidth) {
+  test::TempDir dir;
+  const std::string file = (std::filesystem::path(dir.path()) / "diag2.mtx").string();
+  {
+    std::ofstream mtx(file);
+    mtx << "%%MatrixMarket matrix coordinate real general\n5 5 5\n";
+    for (int i = 1; i <= 5; ++i) mtx << i << " " << i << " 2.0\n";
+  }
+  const auto config = parse_config(dos_config("  matrix: {file: " + file + "}\n",
+                                              "num_moments: 256, trace: exact, num_energies: 801"));
+  std::ostringstream out;
+
+  const auto result = solvers::run(config, out);
+
+  const auto& d = result.dos.result;
+  ASSERT_EQ(d.energies.size(), 801u);
+  EXPECT_DOUBLE_EQ(d.energies.front(), 0.0);
+  EXPECT_DOUBLE_EQ(d.energies.back(), 4.0);
+  const auto peak = std::max_element(d.density.begin(), d.density.end()) - d.density.begin();
+  EXPECT_NEAR(d.energies[static_cast<std::size_t>(peak)], 2.0, 1e-12);
+  EXPECT_NEAR(integral(d), 1.0, 0.01);
+  for (double rho : d.density) EXPECT_GE(rho, -1e-10);
+}
+
 TEST(DosTask, MatrixMarketHamiltonianWithExactTraceIsNormalised) {
   const std::string file = std::string(KELP_TEST_DATA_DIR) + "/driver/magnetic2d_hermitian.mtx";
   const auto config = parse_config(dos_config("  scalar: complex\n  matrix: {file: " + file + "}\n",
@@ -190,22 +256,40 @@ TEST(DosTask, RejectsUnknownKeysWrongTypesAndMisplacedSection) {
 
 TEST(DosTask, RefusesFloatRealTopologicalInsulatorAndNonHermitianMatrices) {
   std::ostringstream out;
-  // Two finite ends whose distance is not (NaN and inf energies, exit 0, before).
-  test::expect_throw_containing<InvalidArgument>(
+  // Two finite ends whose distance is not (NaN and inf energies, exit 0, before): a YAML error
+  // with its location now, before the problem is built.
+  test::expect_throw_containing<ConfigError>(
       [&] {
-        solvers::run(parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
-                                             "num_moments: 8, energy_min: -1.0e308, energy_max: 1.0e308")),
-                     out);
+        parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
+                                "num_moments: 8, energy_min: -1.0e308, energy_max: 1.0e308"));
       },
-      "the grid's width overflows a double");
-  // A finite width whose steps overflow: 0 to 1e308 in 100 steps.
-  test::expect_throw_containing<InvalidArgument>(
+      "text.yaml:4:");
+  test::expect_throw_containing<ConfigError>(
       [&] {
-        solvers::run(parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
-                                             "num_moments: 8, energy_min: 0, energy_max: 1.0e308, num_energies: 101")),
-                     out);
+        parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
+                                "num_moments: 8, energy_min: -1.0e308, energy_max: 1.0e308"));
+      },
+      "dos.energy_max: energy_min = ");
+  // A finite width whose steps overflow: 0 to 1e308 in 100 steps.
+  test::expect_throw_containing<ConfigError>(
+      [&] {
+        parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
+                                "num_moments: 8, energy_min: 0, energy_max: 1.0e308, num_energies: 101"));
       },
       "num_energies = 101: the grid's width overflows a double");
+  // random_phase with a real Hamiltonian: at the key, before the problem is built.
+  test::expect_throw_containing<ConfigError>(
+      [&] {
+        parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n", "random_vector: random_phase"));
+      },
+      "dos.random_vector: random_phase needs a complex Hamiltonian (problem.scalar: complex)");
+  test::expect_throw_containing<ConfigError>(
+      [&] {
+        parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n", "random_vector: random_phase"));
+      },
+      "text.yaml:4:");
+  EXPECT_NO_THROW(parse_config(dos_config("  generator: {type: tight_binding, nx: 10}\n",
+                                          "random_vector: random_phase, trace: exact")));
   test::expect_throw_containing<NotSupported>(
       [&] {
         solvers::run(parse_config(dos_config("  scalar: float\n  generator: {type: tight_binding, nx: 10}\n",

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kelp/kernels/core/crs_from_coo.hpp"
@@ -623,6 +624,79 @@ TEST(Kpm, LanczosBoundsEncloseTheSpectrumWithinGershgorin) {
   EXPECT_GE(l.lower, g.lower);
   EXPECT_LE(l.upper, g.upper);
   EXPECT_LT(l.upper - l.lower, g.upper - g.lower);
+}
+
+// The audit's chains: with a +-1 start vector the extreme eigenvectors (+-1 patterns) were
+// often exactly orthogonal to it, and a breakdown (degenerate eigenvalues: an invariant Krylov
+// space) was taken for convergence, so the bounds missed the spectrum (a periodic 4-site chain
+// got [-2, -2] for [-2, 2]). With n <= steps every run must give the extreme eigenvalues.
+TEST(Kpm, LanczosBoundsOfSmallChainsAreTheExtremeEigenvaluesForEverySeed) {
+  struct Chain {
+    int sites;
+    bool periodic;
+  };
+  for (const Chain c : {Chain{3, true}, Chain{4, true}, Chain{5, true}, Chain{6, true}, Chain{16, true},
+                        Chain{20, true}, Chain{4, false}, Chain{6, false}, Chain{16, false}}) {
+    const auto H = generators::tight_binding<double>(c.sites, 1, 1, 1.0, c.periodic);
+    const auto e = eigenvalues_of(H);
+    for (std::uint64_t seed : {0ULL, 1ULL, 2ULL, 3ULL, 7ULL, 42ULL, 42ULL ^ 0x5A5A5A5AULL, 12345ULL}) {
+      SCOPED_TRACE(std::to_string(c.sites) + (c.periodic ? " periodic" : " open") + ", seed " + std::to_string(seed));
+
+      const auto l = solvers::lanczos_bounds(H, 30, seed);
+
+      EXPECT_NEAR(l.lower, e.front(), 1e-9);
+      EXPECT_NEAR(l.upper, e.back(), 1e-9);
+    }
+  }
+}
+
+// Fewer steps than rows: a breakdown (the periodic 16-site chain's Krylov space has 9
+// dimensions) restarts with a vector orthogonal to it instead of stopping; every run encloses.
+TEST(Kpm, LanczosBoundsEncloseTheSpectrumAfterABreakdownWithFewSteps) {
+  for (const int steps : {5, 9, 10, 12}) {
+    for (const bool periodic : {true, false}) {
+      const auto H = generators::tight_binding<double>(16, 1, 1, 1.0, periodic);
+      const auto e = eigenvalues_of(H);
+      for (std::uint64_t seed = 0; seed < 10; ++seed) {
+        const auto l = solvers::lanczos_bounds(H, steps, seed);
+
+        EXPECT_LE(l.lower, e.front() + 1e-9) << steps << " steps, seed " << seed;
+        EXPECT_GE(l.upper, e.back() - 1e-9) << steps << " steps, seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(Kpm, DefaultBoundsGiveTheDosOfAPeriodicSixSiteChain) {
+  // The audit's chain6.yaml: dos.seed 0 failed with "does not enclose the spectrum".
+  const auto H = generators::tight_binding<double>(6, 1, 1, 1.0, true);
+  KpmParams params;
+  params.seed = 0;
+  params.num_moments = 64;
+  params.num_vectors = 4;
+
+  const auto result = solvers::kpm_dos(H, params, grid(-2, 2, 21));
+
+  EXPECT_NEAR(result.bounds.lower, -2.0, 1e-9);
+  EXPECT_NEAR(result.bounds.upper, 2.0, 1e-9);
+}
+
+// A single-point spectrum has no width: the scaling and the default grid span
+// [c - max(1, |c|), c + max(1, |c|)], where the density is the kernel's peak at c.
+TEST(Kpm, SinglePointSpectrumGetsAnIntervalOfNonzeroWidth) {
+  const auto point = solvers::kpm_scaled_bounds({2.0, 2.0});
+  const auto zero = solvers::kpm_scaled_bounds({0.0, 0.0});
+  const auto wide = solvers::kpm_scaled_bounds({-1.0, 3.0});
+
+  EXPECT_EQ(point.lower, 0.0);
+  EXPECT_EQ(point.upper, 4.0);
+  EXPECT_EQ(zero.lower, -1.0);
+  EXPECT_EQ(zero.upper, 1.0);
+  EXPECT_EQ(wide.lower, -1.0);
+  EXPECT_EQ(wide.upper, 3.0);
+  const auto s = solvers::KpmScaling::from_bounds({2.0, 2.0}, 0.01);
+  EXPECT_DOUBLE_EQ(s.center, 2.0);
+  EXPECT_DOUBLE_EQ(s.half_width, 2.0 / 0.99);
 }
 
 TEST(Kpm, OneByOneAndDiagonalMatrices) {

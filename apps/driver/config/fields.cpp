@@ -91,6 +91,13 @@ void FieldReader::visit_double(const char* key, double& value, const Bounds& bou
   }
 }
 
+void FieldReader::visit_optional_double(const char* key, std::optional<double>& value, const Bounds& bounds) {
+  if (!node_.find(key)) return;
+  double v = value.value_or(0.0);
+  visit_double(key, v, bounds, Presence::required);
+  value = v;
+}
+
 void FieldReader::visit_bool(const char* key, bool& value, Presence presence) {
   if (auto c = child(key, presence)) value = c->as_bool();
 }
@@ -138,6 +145,9 @@ void FieldWriter::visit_integer(const char* key, long long& value, const Bounds&
 }
 void FieldWriter::visit_double(const char* key, double& value, const Bounds&, Presence) {
   out_[key] = format_double(value);
+}
+void FieldWriter::visit_optional_double(const char* key, std::optional<double>& value, const Bounds&) {
+  if (value) out_[key] = format_double(*value);
 }
 void FieldWriter::visit_bool(const char* key, bool& value, Presence) {
   out_[key] = value ? "true" : "false";

@@ -126,6 +126,11 @@ class FieldVisitor {
              Presence presence = Presence::optional) {
     visit_double(key, value, bounds, presence);
   }
+  /// A number that may be left unset (an absent key: "automatic"): read only when the key is
+  /// there, written only when set, so read(write(p)) == p keeps it unset.
+  void field(const char* key, std::optional<double>& value, Bounds bounds = {}) {
+    visit_optional_double(key, value, bounds);
+  }
   void field(const char* key, bool& value, Presence presence = Presence::optional) {
     visit_bool(key, value, presence);
   }
@@ -166,6 +171,7 @@ class FieldVisitor {
                              Presence presence) = 0;
   virtual void visit_double(const char* key, double& value, const Bounds& bounds,
                             Presence presence) = 0;
+  virtual void visit_optional_double(const char* key, std::optional<double>& value, const Bounds& bounds) = 0;
   virtual void visit_bool(const char* key, bool& value, Presence presence) = 0;
   virtual void visit_string(const char* key, std::string& value, Presence presence) = 0;
   virtual void visit_file(const char* key, std::string& path, Presence presence) = 0;
@@ -188,6 +194,7 @@ class FieldReader : public FieldVisitor {
                      Presence presence) override;
   void visit_double(const char* key, double& value, const Bounds& bounds,
                     Presence presence) override;
+  void visit_optional_double(const char* key, std::optional<double>& value, const Bounds& bounds) override;
   void visit_bool(const char* key, bool& value, Presence presence) override;
   void visit_string(const char* key, std::string& value, Presence presence) override;
   void visit_file(const char* key, std::string& path, Presence presence) override;
@@ -211,6 +218,7 @@ class FieldWriter : public FieldVisitor {
   void visit_int(const char* key, int& value, const Bounds&, Presence) override;
   void visit_integer(const char* key, long long& value, const Bounds&, Presence) override;
   void visit_double(const char* key, double& value, const Bounds&, Presence) override;
+  void visit_optional_double(const char* key, std::optional<double>& value, const Bounds&) override;
   void visit_bool(const char* key, bool& value, Presence) override;
   void visit_string(const char* key, std::string& value, Presence) override;
   void visit_file(const char* key, std::string& path, Presence) override;
@@ -234,6 +242,9 @@ class KeyCollector : public FieldVisitor {
     add(key, p);
   }
   void visit_double(const char* key, double&, const Bounds&, Presence p) override { add(key, p); }
+  void visit_optional_double(const char* key, std::optional<double>&, const Bounds&) override {
+    add(key, Presence::optional);
+  }
   void visit_bool(const char* key, bool&, Presence p) override { add(key, p); }
   void visit_string(const char* key, std::string&, Presence p) override { add(key, p); }
   void visit_file(const char* key, std::string&, Presence p) override { add(key, p); }

@@ -13,14 +13,15 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <string>
 
 #include "kelp/apps/driver/run/dist_task_common.hpp"
 #include "kelp/apps/driver/run/dos_task.hpp"
 #include "kelp/apps/driver/run/task_common.hpp"
+#include "kelp/distributed/check_hermitian.hpp"
 #include "kelp/distributed/dist_crs_matrix.hpp"
 #include "kelp/distributed/mpi_reduction.hpp"
-#include "kelp/kernels/blas1.hpp"
-#include "kelp/solvers/kpm/impl/kpm_impl.hpp"
+#include "kelp/solvers/kpm/kpm_lanczos.hpp"
 #include "kelp/solvers/kpm/kpm_operator.hpp"
 #endif
 
@@ -87,47 +88,6 @@ SpectralBounds gershgorin(const dist::LocalRows<Scalar>& rows, int rank, MPI_Com
   return {lo, hi};
 }
 
-/// lanczos_bounds on many ranks: the serial algorithm (same start vector, by global row) with
-/// the products through the distributed operator and the dots reduced over the ranks; the
-/// result equals the serial bounds to rounding.
-template <class Scalar>
-SpectralBounds lanczos(const dist::DistOperator<Scalar>& H, const SpectralBounds& gershgorin, long long n,
-                       int steps, std::uint64_t seed, const Kokkos::View<const long long*, ConfigDevice>& global_row,
-                       const dist::MpiReduction& reduce) {
-  if (n == 0) return gershgorin;
-  KpmParams p;
-  p.trace = KpmTrace::stochastic;
-  p.random_vector = KpmRandomVector::rademacher;
-  p.seed = seed;
-  const RowBlock<Scalar> start = start_block<Scalar>(p, 0, 1, global_row);
-  const std::size_t n_local = start.extent(0);
-  ConfigVector<Scalar> q("kelp::run::lanczos_q", n_local), q_prev("kelp::run::lanczos_q_prev", n_local),
-      w("kelp::run::lanczos_w", n_local);
-  Kokkos::deep_copy(q, Kokkos::subview(start, Kokkos::ALL, 0));
-  kernels::scal(Scalar(1.0 / std::sqrt(static_cast<double>(n))), q);
-  std::vector<double> alphas, betas;
-  double beta = 0;
-  const int max_steps = static_cast<int>(std::min<long long>(steps, n));
-  for (int j = 0; j < max_steps; ++j) {
-    H.apply(q, w);
-    const double alpha = ScalarTraits<Scalar>::real(reduce.dot(q, w));
-    kernels::update(Scalar(-alpha), q, Scalar(1), w, Scalar(-beta), q_prev);
-    alphas.push_back(alpha);
-    beta = static_cast<double>(reduce.norm2(w));
-    betas.push_back(beta);
-    if (!(beta > 1e-12 * std::max(std::abs(gershgorin.lower), std::abs(gershgorin.upper)))) break;
-    std::swap(q, q_prev);
-    kernels::axpby(Scalar(1.0 / beta), w, Scalar(0), q);
-  }
-  const double last_beta = std::isfinite(beta) ? std::abs(beta) : 0.0;
-  const double theta_min = impl::tridiagonal_eigenvalue(alphas, betas, 0);
-  const double theta_max = impl::tridiagonal_eigenvalue(alphas, betas, static_cast<int>(alphas.size()) - 1);
-  SpectralBounds bounds{std::max(gershgorin.lower, theta_min - last_beta),
-                        std::min(gershgorin.upper, theta_max + last_beta)};
-  if (!(bounds.lower <= bounds.upper)) bounds = gershgorin;
-  return bounds;
-}
-
 template <class Scalar>
 RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   RunResult result;
@@ -148,7 +108,12 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   std::string matrix;
   dist::LocalRows<Scalar> rows = dist_task::build_rows<Scalar>(config.problem, comm, matrix, where);
   dist::require_all(comm, rows.global_rows == rows.global_cols && rows.global_rows > 0,
-                    "problem.matrix " + matrix + " is not square and non-empty", where);
+                    "problem " + matrix + " is " + std::to_string(rows.global_rows) + " x " +
+                        std::to_string(rows.global_cols) + "; task dos needs a square matrix with at least one row",
+                    where);
+  // The serial task's check (kpm_dos), on the rows as built: before a renumbering, so that the
+  // offending entry carries its original indices. A non-Hermitian H gave negative densities.
+  dist::check_hermitian(comm, rows, p.hermitian_tolerance);
   std::vector<dist::GlobalOrdinal> new_of_old;
   dist_task::partition(comm, config.distribution.partition, rows, new_of_old);
   auto A = std::make_shared<dist::DistCrsMatrix<Scalar>>(comm, rows);
@@ -193,7 +158,7 @@ RunResult dos(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   const SpectralBounds gersh = gershgorin(rows, rank, comm);
   r.bounds = p.bounds == KpmBoundsMethod::gershgorin
                  ? gersh
-                 : lanczos<Scalar>(H, gersh, n, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL, global_row, reduce);
+                 : kpm_lanczos_bounds(H, gersh, n, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL, global_row, reduce);
   r.scaling = KpmScaling::from_bounds(r.bounds, p.safety_margin);
   r.energies = dos_energy_grid(d, r.bounds);
   const long long num_vectors = kpm_trace_vectors(p, n);

@@ -1,5 +1,9 @@
 #include "kelp/apps/driver/run/dos_config.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 namespace kelp::solvers {
 
 using config::Bounds;
@@ -35,6 +39,24 @@ const Choices<KpmBoundsMethod>& bounds_choices() {
                                           {KpmBoundsMethod::gershgorin, "gershgorin"}};
   return c;
 }
+/// The rules of the energy grid across its keys, checked in the YAML with a location (they were
+/// found only after the problem was built, or not at all: equal ends silently became the bounds).
+void energy_grid_rules(config::FieldVisitor& v, const DosConfig& config) {
+  const auto& lo = config.energy_min;
+  const auto& hi = config.energy_max;
+  v.require(lo.has_value() == hi.has_value(), lo ? "energy_min" : "energy_max",
+            "give energy_min and energy_max together, or neither (the grid then spans the spectral bounds)");
+  if (!lo || !hi) return;
+  v.require(*lo != *hi || config.num_energies == 1, "energy_max",
+            "energy_min = energy_max = " + config::format_double(*hi) + " is one energy, but num_energies is " +
+                std::to_string(config.num_energies) + "; set num_energies: 1 or two different ends");
+  // The grid forms (hi - lo) * k: each end finite is not enough (-1e308 to 1e308; 0 to 1e308
+  // with 101 points gave inf and NaN energies).
+  v.require(std::isfinite((*hi - *lo) * std::max(1, config.num_energies - 1)), "energy_max",
+            "energy_min = " + config::format_double(*lo) + ", energy_max = " + config::format_double(*hi) +
+                ", num_energies = " + std::to_string(config.num_energies) +
+                ": the grid's width overflows a double; choose a narrower range");
+}
 }  // namespace
 
 void dos_config_fields(config::FieldVisitor& v, DosConfig& config) {
@@ -58,6 +80,7 @@ void dos_config_fields(config::FieldVisitor& v, DosConfig& config) {
   v.field("energy_min", config.energy_min);
   v.field("energy_max", config.energy_max);
   v.field("num_energies", config.num_energies, Bounds::at_least(1));
+  energy_grid_rules(v, config);
   v.field("csv", config.csv);
   p.seed = static_cast<std::uint64_t>(config.seed);
 }

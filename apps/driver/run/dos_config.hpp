@@ -22,13 +22,14 @@
 ///     safety_margin: 0.01
 ///     growth_tolerance: 1.0e-6
 ///     hermitian_tolerance: 1.0e-12
-///     energy_min: 0                    # energy_min = energy_max (default 0, 0): the bounds
-///     energy_max: 0
+///     energy_min: -4.0                 # both absent (default): the spectral bounds
+///     energy_max: 4.0                  # equal ends: that one energy (num_energies: 1)
 ///     num_energies: 201
 ///     csv: dos.csv                     # energy,density,density_error; "" writes none
 ///
 /// The keys are KpmParams' fields (solvers/kpm/kpm_params.hpp) and the energy grid's.
 
+#include <optional>
 #include <string>
 
 #include "kelp/apps/driver/config/fields.hpp"
@@ -40,10 +41,12 @@ struct DosConfig {
   KpmParams params;
   /// Seed of the random vectors (a config integer; KpmParams::seed). Default 42.
   long long seed = 42;
-  /// The energy grid: num_energies points from energy_min to energy_max; when the two are equal
-  /// (the default 0, 0) the grid spans the spectral bounds found by the run.
-  double energy_min = 0;
-  double energy_max = 0;
+  /// The energy grid: num_energies points from energy_min to energy_max. Both unset (the
+  /// default: keys absent): the grid spans the spectral bounds found by the run (for a
+  /// single-point spectrum c, [c - max(1, |c|), c + max(1, |c|)]: kpm_scaled_bounds). Given, they
+  /// come together; equal ends mean that one energy and need num_energies: 1.
+  std::optional<double> energy_min;
+  std::optional<double> energy_max;
   /// Points of the energy grid (>= 1). Default 201.
   int num_energies = 201;
   /// Path of the CSV output (energy,density,density_error), relative to the working directory;

@@ -15,20 +15,16 @@
 namespace kelp::solvers {
 
 std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bounds) {
-  double lo = d.energy_min, hi = d.energy_max;
   // Default: the spectral bounds. Not the scaled interval (the bounds widened by the safety
   // margin): its ends are x = +-1, where 1 / sqrt(1 - x^2) turns rounding in x into a spike.
-  if (lo == hi) {
-    lo = bounds.lower;
-    hi = bounds.upper;
-  }
-  // Each end is finite (the YAML check), but the grid's arithmetic may not be: the points below
-  // form (hi - lo) * k, so -1e308 to 1e308, or 0 to 1e308 with 101 points, gave NaN and inf
-  // energies with exit 0.
+  // A single-point spectrum has no width: kpm_scaled_bounds gives it one.
+  const SpectralBounds automatic = kpm_scaled_bounds(bounds);
+  const double lo = d.energy_min.value_or(automatic.lower), hi = d.energy_max.value_or(automatic.upper);
+  // Given ends were checked in the YAML (together, finite, a finite grid width); the bounds can
+  // be near the overflow limit too (entries of 1e308).
   KELP_REQUIRE(std::isfinite((hi - lo) * std::max(1, d.num_energies - 1)), InvalidArgument,
-               "dos.energy_min = " << d.energy_min << ", dos.energy_max = " << d.energy_max << ", num_energies = "
-                                   << d.num_energies
-                                   << ": the grid's width overflows a double; choose a narrower range");
+               "kelp::solvers::dos_energy_grid: the grid from " << lo << " to " << hi << " in " << d.num_energies
+                   << " points overflows a double; set dos.energy_min and dos.energy_max");
   std::vector<double> e(static_cast<std::size_t>(d.num_energies));
   for (int k = 0; k < d.num_energies; ++k) {
     e[k] = d.num_energies == 1 ? lo : lo + (hi - lo) * k / (d.num_energies - 1);

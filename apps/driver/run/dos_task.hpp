@@ -16,8 +16,10 @@ namespace kelp::solvers {
 /// @throws NotSupported for problem.scalar float; InvalidArgument / NumericalError from kpm_dos
 RunResult run_dos_task(const RunConfig& config, std::ostream& out);
 
-/// The energy grid of the dos section: num_energies points from energy_min to energy_max, or
-/// over `bounds` when the two are equal (shared with the distributed dos task).
+/// The energy grid of the dos section: num_energies points from energy_min to energy_max, or,
+/// when they are unset, over kpm_scaled_bounds(bounds) (shared with the distributed dos task).
+/// num_energies: 1 without ends gives the lower bound.
+/// @throws InvalidArgument when the grid's width overflows a double
 std::vector<double> dos_energy_grid(const DosConfig& d, const SpectralBounds& bounds);
 
 /// "block W": the vectors per block that the run takes (kpm_block_width). When block_size

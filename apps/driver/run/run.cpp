@@ -89,6 +89,13 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
   if (const auto dos = root.find("dos")) {
     if (config.task.type != TaskKind::dos) dos->fail("the dos section needs task: dos");
     config::read_params(*dos, config.dos, dos_config_fields);
+    // A rule across sections, at the key's location (it was found only after the problem was built).
+    const solvers::KpmParams& p = config.dos.params;
+    if (p.random_vector == KpmRandomVector::random_phase && p.trace == KpmTrace::stochastic &&
+        config.problem.scalar != ScalarKind::complex_double) {
+      dos->get("random_vector").fail("random_phase needs a complex Hamiltonian (problem.scalar: complex); use "
+                                     "rademacher for real ones");
+    }
   }
   if (const auto output = root.find("output")) {
     config::read_params(*output, config.output, output_fields);

@@ -14,50 +14,19 @@
 #include "kelp/kernels/core/huge_pages.hpp"
 #include "kelp/kernels/graph/locality_order.hpp"
 #include "kelp/kernels/sparse/symmetric_permute.hpp"
+#include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/solvers/kpm/impl/kpm_fixed_width_kernel.hpp"
+#include "kelp/solvers/kpm/impl/kpm_hermitian_entry.hpp"
 #include "kelp/solvers/kpm/impl/kpm_kernels.hpp"
 #include "kelp/solvers/kpm/impl/kpm_moment_helpers.hpp"
 #include "kelp/solvers/kpm/impl/kpm_team_kernel.hpp"
 #include "kelp/solvers/kpm/kpm.hpp"
+#include "kelp/solvers/kpm/kpm_lanczos.hpp"
 
 namespace kelp::solvers {
 
 namespace impl {
-
-/// Smallest and largest eigenvalue of the symmetric tridiagonal (a, b) (b[j] couples j, j+1) by
-/// Sturm-sequence bisection: count(x) = number of eigenvalues below x.
-inline int tridiagonal_count_below(const std::vector<double>& a, const std::vector<double>& b,
-                                   double x) {
-  int count = 0;
-  double d = 1.0;
-  for (std::size_t j = 0; j < a.size(); ++j) {
-    const double off = j == 0 ? 0.0 : b[j - 1] * b[j - 1];
-    d = a[j] - x - (j == 0 ? 0.0 : off / d);
-    if (d == 0.0) d = -1e-300;  // a zero pivot counts as negative (x just above an eigenvalue)
-    if (d < 0) ++count;
-  }
-  return count;
-}
-
-inline double tridiagonal_eigenvalue(const std::vector<double>& a, const std::vector<double>& b,
-                                     int index) {
-  double lo = 0, hi = 0;
-  for (std::size_t j = 0; j < a.size(); ++j) {
-    const double r = (j > 0 ? std::abs(b[j - 1]) : 0.0) + (j + 1 < a.size() ? std::abs(b[j]) : 0.0);
-    lo = j == 0 ? a[j] - r : std::min(lo, a[j] - r);
-    hi = j == 0 ? a[j] + r : std::max(hi, a[j] + r);
-  }
-  for (int it = 0; it < 200 && hi - lo > 1e-15 * std::max(std::abs(lo), std::abs(hi)); ++it) {
-    const double mid = 0.5 * (lo + hi);
-    if (tridiagonal_count_below(a, b, mid) > index) {
-      hi = mid;
-    } else {
-      lo = mid;
-    }
-  }
-  return 0.5 * (lo + hi);
-}
 
 template <class Scalar>
 using KpmBlock = MultiVectorView<Scalar, Kokkos::LayoutRight>;
@@ -364,38 +333,8 @@ SpectralBounds lanczos_bounds(const CrsMatrix<Scalar>& H, int steps, std::uint64
   KELP_REQUIRE(steps >= 1, InvalidArgument,
                "kelp::solvers::lanczos_bounds: steps = " << steps << ", expected >= 1");
   const SpectralBounds gershgorin = gershgorin_bounds(H);
-  const long long n = H.num_rows();
-  if (n == 0) return gershgorin;
-  impl::KpmBlock<Scalar> start("kelp::solvers::lanczos_bounds::start", n, 1);
-  kpm_start_vectors(start, KpmTrace::stochastic, KpmRandomVector::rademacher, seed, 0);
-  VectorView<Scalar> q(start.data(), n);  // an n x 1 row-major block is a contiguous vector
-  VectorView<Scalar> q_prev("kelp::solvers::lanczos_bounds::q_prev", n);
-  VectorView<Scalar> w("kelp::solvers::lanczos_bounds::w", n);
-  kernels::scal(Scalar(1.0 / std::sqrt(static_cast<double>(n))), q);
-  kernels::SpmvHandle<CrsMatrix<Scalar>> handle;
-  handle.disable_timing();
-  std::vector<double> alphas, betas;
-  double beta = 0;
-  const int max_steps = static_cast<int>(std::min<long long>(steps, n));
-  for (int j = 0; j < max_steps; ++j) {
-    kernels::spmv(handle, kernels::SpmvMode::no_transpose, Scalar(1), H, q, Scalar(0), w);
-    const double alpha = ScalarTraits<Scalar>::real(kernels::dot(q, w));  // alpha_j = <q|H q>
-    kernels::update(Scalar(-alpha), q, Scalar(1), w, Scalar(-beta), q_prev);  // w -= a q + b q'
-    alphas.push_back(alpha);
-    beta = kernels::nrm2(w);
-    betas.push_back(beta);
-    if (!(beta > 1e-12 * std::max(std::abs(gershgorin.lower), std::abs(gershgorin.upper)))) break;
-    std::swap(q, q_prev);                                 // q_prev = q_j
-    kernels::axpby(Scalar(1.0 / beta), w, Scalar(0), q);  // q = q_{j+1}
-  }
-  const double last_beta = std::isfinite(beta) ? std::abs(beta) : 0.0;
-  const double theta_min = impl::tridiagonal_eigenvalue(alphas, betas, 0);
-  const double theta_max =
-      impl::tridiagonal_eigenvalue(alphas, betas, static_cast<int>(alphas.size()) - 1);
-  SpectralBounds bounds{std::max(gershgorin.lower, theta_min - last_beta),
-                        std::min(gershgorin.upper, theta_max + last_beta)};
-  if (!(bounds.lower <= bounds.upper)) bounds = gershgorin;  // NaN or rounding: the safe bounds
-  return bounds;
+  const MatrixOperator<CrsMatrix<Scalar>> op(H);
+  return kpm_lanczos_bounds(op, gershgorin, H.num_rows(), steps, seed);
 }
 
 template <class Scalar>
@@ -420,21 +359,8 @@ void check_hermitian(const CrsMatrix<Scalar>& H, double relative_tolerance) {
   for (Ordinal i = 0; i < H.num_rows(); ++i) {
     for (auto k = row_map(i); k < row_map(i + 1); ++k) {
       const Ordinal j = entries(k);
-      const Scalar aij = find(i, j);
-      const Scalar aji_conj = T::conj(find(j, i));
-      // An entry too large for double arithmetic (hopping or disorder near 1e308) is named as
-      // such: the symmetry test below would call it "not Hermitian" with an infinite tolerance.
-      KELP_REQUIRE(std::isfinite(T::abs(aij)) && std::isfinite(tolerance), InvalidArgument,
-                   "kelp::solvers::check_hermitian: a(" << i << ", " << j << ") = (" << T::real(aij) << ", "
-                       << T::imag(aij) << ") (0-based; largest entry modulus " << largest
-                       << ") is not finite or too large for double arithmetic");
-      const bool ok = T::abs(aij - aji_conj) <= tolerance;
-      KELP_REQUIRE(ok, InvalidArgument,
-                   "kelp::solvers::check_hermitian: H is not Hermitian: a(" << i << ", " << j
-                       << ") = (" << T::real(aij) << ", " << T::imag(aij) << ") but conj(a(" << j
-                       << ", " << i << ")) = (" << T::real(aji_conj) << ", " << T::imag(aji_conj)
-                       << ") (0-based indices; a missing entry is 0; tolerance " << tolerance
-                       << ")");
+      impl::require_hermitian_entry("kelp::solvers::check_hermitian", i, j, find(i, j), T::conj(find(j, i)),
+                                    largest, tolerance);
     }
   }
 }
