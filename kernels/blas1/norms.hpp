@@ -1,11 +1,18 @@
 #pragma once
 /// Vector norms: nrm2 = sqrt(sum |x_i|^2) and nrminf = max |x_i|, for vectors and, column-wise,
 /// multi-vectors. A NaN anywhere makes the norm NaN (so solvers can detect it).
+///
+/// nrm2 is safe from underflow and overflow, like LAPACK's: the plain sum of squares is one pass,
+/// and only when it leaves the range where it is exact to rounding (0, below min / eps, or inf)
+/// is the norm recomputed as s * sqrt(sum |x_i / s|^2) with s the largest |Re x_i| or |Im x_i|. Without that, a
+/// vector of entries near 1e-170 (1e-23 in float) had norm 0 and one near 1e160 norm inf, and a
+/// solver stopped "converged" or "non_finite" on a well-posed system.
 /// Every function also takes an execution-space instance first (kernels/core/execution_space.hpp);
 /// a result returned on the host fences that instance only.
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "kelp/kernels/blas1/blas1_checks.hpp"
 #include "kelp/kernels/core/column_access.hpp"
@@ -55,6 +62,107 @@ struct ColumnNorms {
   }
 };
 
+/// True when a sum of squares may not hold the squared norm to rounding: 0 (every square may
+/// have underflowed), below min / eps (some squares may have been subnormal) or inf (overflow).
+/// NaN is not: it stays NaN.
+template <class Mag>
+bool outside_exact_range(const Mag sum) {
+  return sum < std::numeric_limits<Mag>::min() / std::numeric_limits<Mag>::epsilon() ||
+         sum > std::numeric_limits<Mag>::max();
+}
+
+/// max_i max(|Re x(i, j)|, |Im x(i, j)|) per column (NaN wins): a scale for the scaled sum that
+/// never forms |x|^2, unlike abs() of a complex number.
+template <class XView>
+struct ColumnPartMax {
+  using Scalar = typename XView::non_const_value_type;
+  using Mag = typename ScalarTraits<Scalar>::magnitude_type;
+  using value_type = Mag[];
+  using size_type = std::size_t;
+  size_type value_count;
+  XView x;
+  KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type acc) const {
+    for (size_type j = 0; j < value_count; ++j) {
+      const Scalar v = x(i, j);
+      nan_aware_max(acc[j], ScalarTraits<Mag>::abs(ScalarTraits<Scalar>::real(v)));
+      nan_aware_max(acc[j], ScalarTraits<Mag>::abs(ScalarTraits<Scalar>::imag(v)));
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type acc) const {
+    for (size_type j = 0; j < value_count; ++j) acc[j] = Mag(0);
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
+    for (size_type j = 0; j < value_count; ++j) {
+      if (src[j] != src[j] || src[j] > dst[j]) dst[j] = src[j];
+    }
+  }
+};
+
+/// sum_i |x(i, j) / scale(j)|^2 for the columns with scale(j) > 0 (the others add nothing).
+template <class XView, class ScaleView>
+struct ColumnScaledSquares {
+  using Scalar = typename XView::non_const_value_type;
+  using Mag = typename ScalarTraits<Scalar>::magnitude_type;
+  using value_type = Mag[];
+  using size_type = std::size_t;
+  size_type value_count;
+  XView x;
+  ScaleView scale;
+  KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type acc) const {
+    for (size_type j = 0; j < value_count; ++j) {
+      if (scale(j) > Mag(0)) {  // parts apart: |re|^2 + |im|^2 may not be formed unscaled
+        const Mag re = ScalarTraits<Scalar>::real(x(i, j)) / scale(j);
+        const Mag im = ScalarTraits<Scalar>::imag(x(i, j)) / scale(j);
+        acc[j] += re * re + im * im;
+      }
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type acc) const {
+    for (size_type j = 0; j < value_count; ++j) acc[j] = Mag(0);
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
+    for (size_type j = 0; j < value_count; ++j) dst[j] += src[j];
+  }
+};
+
+/// Turns the column sums of squares in `sums` (host) into norms: sqrt where the sum is in the
+/// exact range; elsewhere s * sqrt(sum |x_ij / s|^2) with s the largest |Re| or |Im| of the
+/// column (two more passes,
+/// taken only when some column needs them).
+template <class Exec, class XView, class SumView>
+void scaled_sqrt_where_needed(const char* where, const Exec& exec, const XView& x, const SumView& sums) {
+  using Mag = typename SumView::non_const_value_type;
+  const std::size_t m = sums.extent(0);
+  using ScaleView = Kokkos::View<Mag*, typename XView::memory_space>;
+  std::vector<char> needs(m, 0);
+  bool any = false;
+  for (std::size_t j = 0; j < m; ++j) {
+    needs[j] = outside_exact_range(sums(j));
+    any = any || needs[j];
+    sums(j) = std::sqrt(sums(j));
+  }
+  if (!any) return;
+  ScaleView scale("kelp::kernels::column_norms::scale", m);
+  auto scale_host = Kokkos::create_mirror_view(scale);
+  Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
+                          ColumnPartMax<XView>{m, x}, scale_host);
+  exec.fence();
+  for (std::size_t j = 0; j < m; ++j) {
+    const Mag s = scale_host(j);
+    const bool finite_positive = s > Mag(0) && s <= std::numeric_limits<Mag>::max();
+    if (needs[j] && !finite_positive) sums(j) = s;  // an all-zero column (0) or an inf entry
+    if (!needs[j] || !finite_positive) scale_host(j) = Mag(0);  // not rescaled
+  }
+  Kokkos::deep_copy(exec, scale, scale_host);
+  Kokkos::View<Mag*, Kokkos::HostSpace> scaled("kelp::kernels::column_norms::scaled", m);
+  Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
+                          ColumnScaledSquares<XView, ScaleView>{m, x, scale}, scaled);
+  exec.fence();
+  for (std::size_t j = 0; j < m; ++j) {
+    if (scale_host(j) > Mag(0)) sums(j) = scale_host(j) * std::sqrt(scaled(j));
+  }
+}
+
 /// Column norms of x (rank 2) on exec into result (host or device, one entry per column).
 template <bool Inf, class Exec, class XView, class RView>
 void column_norms(const char* where, const Exec& exec, const XView& x, const RView& result) {
@@ -67,9 +175,7 @@ void column_norms(const char* where, const Exec& exec, const XView& x, const RVi
                             ColumnNorms<XView, Inf>{x.extent(1), x}, host);
     exec.fence();  // read on the host below
   }
-  if (!Inf) {
-    for (std::size_t j = 0; j < host.extent(0); ++j) host(j) = std::sqrt(host(j));
-  }
+  if (!Inf) scaled_sqrt_where_needed(where, exec, x, host);
   store_result(exec, host, result);
 }
 }  // namespace impl
@@ -97,7 +203,10 @@ typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2
   Mag sum = 0;
   // A scalar result: Kokkos fences exec (only) before returning.
   reduce_rows("kelp::kernels::nrm2", exec, x.extent(0), SumOfSquares<XView>{x}, sum);
-  return std::sqrt(sum);
+  if (!outside_exact_range(sum)) return std::sqrt(sum);
+  Kokkos::View<Mag*, Kokkos::HostSpace> norm("kelp::kernels::nrm2::scaled", 1);
+  column_norms<false>("kelp::kernels::nrm2(scaled)", exec, kelp::impl::as_columns(x), norm);
+  return norm(0);
 }
 }  // namespace impl
 

@@ -96,6 +96,51 @@ TYPED_TEST(Blas1Typed, NormsMatchReferenceAndPropagateNaN) {
   EXPECT_EQ(kernels::nrminf(Kokkos::View<S*>("empty", 0)), Mag<S>(0));
 }
 
+/// x scaled by 2^e (exact in binary), as a device vector.
+template <class S>
+Kokkos::View<S*> scaled_vector(const std::vector<S>& x, int e) {
+  std::vector<S> y(x);
+  for (auto& v : y) v = v * static_cast<Mag<S>>(std::ldexp(1.0, e));
+  return test::vector_from(y);
+}
+
+TYPED_TEST(Blas1Typed, Nrm2NeitherUnderflowsNorOverflows) {
+  using S = TypeParam;
+  using M = Mag<S>;
+  const int big = std::numeric_limits<M>::max_exponent - 8;     // 2^big squared overflows
+  const int tiny = std::numeric_limits<M>::min_exponent + 30;   // 2^tiny squared underflows
+  for (const std::size_t n : {1, 2, 17, 1001}) {
+    const auto x = test::random_vector<S>(n, 11);
+    double ref2 = 0;
+    for (const auto& v : x) ref2 += ScalarTraits<S>::abs2(v);
+    const double ref = std::sqrt(ref2);
+    for (const int e : {big, tiny, 0}) {
+      const double expected = std::ldexp(ref, e);  // exact scaling of the reference
+      const auto dx = scaled_vector(x, e);
+      EXPECT_NEAR(std::ldexp(static_cast<double>(kernels::nrm2(dx)), -e), ref, tol<S>() * ref)
+          << "n = " << n << ", 2^" << e << " (norm " << expected << ")";
+      // The same columns in a multi-vector: [x * 2^e, x, 0].
+      Kokkos::View<S**, Kokkos::LayoutLeft> X("X", n, 3);
+      Kokkos::deep_copy(Kokkos::subview(X, Kokkos::ALL, 0), dx);
+      Kokkos::deep_copy(Kokkos::subview(X, Kokkos::ALL, 1), test::vector_from(x));
+      Kokkos::View<M*> norms("norms", 3);
+      test::poison(norms);
+      kernels::nrm2(X, norms);
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), norms);
+      EXPECT_NEAR(std::ldexp(static_cast<double>(h(0)), -e), ref, tol<S>() * ref) << n << " 2^" << e;
+      EXPECT_NEAR(h(1), ref, tol<S>() * ref) << n;
+      EXPECT_EQ(h(2), M(0)) << n;
+    }
+  }
+  // Infinite and NaN entries keep their meaning on the scaled path.
+  std::vector<S> x(5, S(1));
+  x[2] = S(std::numeric_limits<M>::infinity());
+  EXPECT_EQ(kernels::nrm2(test::vector_from(x)), std::numeric_limits<M>::infinity());
+  x[3] = test::nan_scalar<S>();
+  EXPECT_TRUE(std::isnan(kernels::nrm2(test::vector_from(x))));
+  EXPECT_EQ(kernels::nrm2(Kokkos::View<S*>("zeros", 7)), M(0));
+}
+
 TYPED_TEST(Blas1Typed, AxpbyUpdateScalMatchReferenceAndIgnorePoisonedOutputs) {
   using S = TypeParam;
   const std::size_t n = 777;
