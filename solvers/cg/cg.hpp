@@ -49,8 +49,9 @@ class Cg : public Operator<Scalar, Device> {
       : A_(std::move(A)), M_(std::move(M)), params_(params), reduce_(reduce) {
     impl::check_operator_and_preconditioner(
         A_.get(), M_.get(), "kelp::solvers::Cg",
-        " (an inner solver run to a tolerance); plain CG needs a fixed linear preconditioner: use "
-        "a fixed number of inner steps, or a flexible method (FlexibleCg, variant: flexible)");
+        " (an inner Krylov solver, which is not linear in its right-hand side even for a fixed "
+        "number of steps); plain CG needs a fixed linear preconditioner: use a stationary or "
+        "Chebyshev inner method, or a flexible method (FlexibleCg, variant: flexible)");
     check_stopping_rules(params, "kelp::solvers::Cg");
     KELP_REQUIRE(params.variant == CgVariant::standard, InvalidArgument,
                  "kelp::solvers::Cg: variant = " << to_string(params.variant)
@@ -99,6 +100,9 @@ class Cg : public Operator<Scalar, Device> {
                  "kelp::solvers::Cg::solve: dimension mismatch: operator is "
                      << n << " x " << n << ", B is " << B.extent(0) << " x " << B.extent(1)
                      << ", X is " << X.extent(0) << " x " << X.extent(1));
+    KELP_REQUIRE(!kelp::impl::memory_overlaps(B, X), InvalidArgument,
+                 "kelp::solvers::Cg::solve: X and B overlap in memory; pass the solutions in a "
+                 "multi-vector of their own");
     impl::BlockCg<Scalar, Device, Reduction> block(*A_, *M_, params_, reduce_, null_space_.get(),
                                                    monitor_, block_work_);
     last_block_result_ = block.solve(B, X, guess);

@@ -64,7 +64,7 @@ class Gmres : public Operator<Scalar, Device> {
                  "kelp::solvers::Gmres: the preconditioner '"
                      << M_->summary()
                      << "' changes from one application to the next; use flexible GMRES "
-                        "(flexible: true, solver type fgmres)");
+                        "(GmresParams::flexible = true; in a configuration, solver type fgmres)");
     KELP_REQUIRE(!(params.flexible && params.side == PreconditionerSide::left), InvalidArgument,
                  "kelp::solvers::Gmres: side = left with flexible = true; flexible GMRES is "
                  "right-preconditioned (use side: right, or plain gmres for left)");

@@ -11,13 +11,14 @@
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/error.hpp"
 #include "kelp/kernels/core/initial_guess.hpp"
+#include "kelp/kernels/core/operator.hpp"
 #include "kelp/kernels/core/types.hpp"
 #include "kelp/solvers/solve_result.hpp"
 #include "kelp/solvers/stopping.hpp"
 
 namespace kelp::solvers::impl {
 
-/// Construction checks: A and M given, A square, M the shape of A, and, where the method is not
+/// Construction checks: A and M given, A square, M set up and the shape of A, and, where the method is not
 /// flexible (`fixed_hint` not empty), M a fixed linear operator; `fixed_hint` ends the message
 /// that says why and what to use instead.
 template <class Op>
@@ -28,6 +29,11 @@ void check_operator_and_preconditioner(const Op* A, const Op* M, const std::stri
   KELP_REQUIRE(A->num_rows() == A->num_cols(), DimensionMismatch,
                where << ": operator is " << A->num_rows() << " x " << A->num_cols()
                      << ", expected square");
+  // An empty M in front of a non-empty A is a preconditioner not set up yet: say so, not "0 x 0".
+  KELP_REQUIRE(!(M->num_rows() == 0 && M->num_cols() == 0 && A->num_rows() > 0), InvalidState,
+               where << ": the preconditioner '" << M->summary()
+                     << "' is not set up (0 x 0); call its setup(A) (or setup_symbolic and "
+                        "setup_numeric) before constructing the solver");
   KELP_REQUIRE(M->num_rows() == A->num_rows() && M->num_cols() == A->num_cols(), DimensionMismatch,
                where << ": preconditioner is " << M->num_rows() << " x " << M->num_cols()
                      << ", operator is " << A->num_rows() << " x " << A->num_cols());
@@ -46,13 +52,18 @@ std::string solver_summary(const char* method, const StoppingRules& rules, const
   return out.str();
 }
 
-/// solve(b, x) checks: b and x both have the operator's n rows; `where` names the solve.
+/// solve(b, x) checks: b and x both have the operator's n rows, and x does not share memory
+/// with b (the iteration overwrites x while it still reads b: solve(b, b) drove x to 0 and
+/// reported "converged" for a residual of a b that was gone); `where` names the solve.
 template <class ConstVector, class Vector>
 void check_solve_dimensions(const char* where, Ordinal n, const ConstVector& b, const Vector& x) {
   KELP_REQUIRE(static_cast<Ordinal>(b.extent(0)) == n && static_cast<Ordinal>(x.extent(0)) == n,
                DimensionMismatch,
                where << ": dimension mismatch: operator is " << n << " x " << n << ", b has "
                      << b.extent(0) << " rows, x has " << x.extent(0));
+  KELP_REQUIRE(!kelp::impl::memory_overlaps(b, x), InvalidArgument,
+               where << ": x and b overlap in memory; pass the solution in a vector of its own "
+                        "(copy b first to solve in place)");
 }
 
 /// Settles the right-hand sides that need no iteration and returns true for them: a non-finite

@@ -8,6 +8,7 @@
 #include "kelp/kernels/blas1/axpby.hpp"
 #include "kelp/kernels/blas1/norms.hpp"
 #include "kelp/kernels/core/initial_guess.hpp"
+#include "kelp/kernels/core/operator.hpp"
 #include "kelp/precond/smoother.hpp"
 #include "kelp/solvers/solve_result.hpp"
 
@@ -36,6 +37,8 @@ SolveResult stationary_solve(const precond::Smoother<Matrix>& smoother, const Op
   KELP_REQUIRE(params.max_iterations >= 0 && params.check_every >= 1, InvalidArgument,
                "kelp::solvers::stationary_solve: max_iterations = " << params.max_iterations
                    << " (expected >= 0), check_every = " << params.check_every << " (expected >= 1)");
+  KELP_REQUIRE(!kelp::impl::memory_overlaps(b, x), InvalidArgument,
+               "kelp::solvers::stationary_solve: x and b overlap in memory; pass the solution in a vector of its own");
   typename Op::vector_type r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::solvers::stationary::r"),
                              b.extent(0));
   if (guess == InitialGuess::zero) kernels::fill(x, Scalar(0));

@@ -12,9 +12,11 @@
 
 #include "kelp/kernels/generators/generators.hpp"
 #include "kelp/kernels/io/matrix_market.hpp"
+#include "kelp/solvers/bicgstab/bicgstab.hpp"
 #include "kelp/solvers/cg/cg.hpp"
 #include "kelp/solvers/cg/cg_single_reduction.hpp"
 #include "kelp/solvers/cg/flexible_cg.hpp"
+#include "kelp/solvers/gmres/gmres.hpp"
 #include "test/solvers/krylov_helpers.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/paths.hpp"
@@ -289,6 +291,53 @@ TEST(CgVariants, ZeroRightHandSideGivesZero) {
   EXPECT_TRUE(
       solvers::FlexibleCg<double>(test::op_of(A), test::jacobi_of(A), CgParams{}).solve(b, x).converged());
   EXPECT_EQ(test::to_std(x)[0], 0.0);
+}
+
+// solve(b, x) with x sharing memory with b: every solver refuses it (before, CG, GMRES and
+// BiCGStab drove x to 0 and reported "converged" for a b that was overwritten).
+TEST(KrylovSolve, RefusesASolutionThatOverlapsTheRightHandSide) {
+  auto A = generators::laplace1d<double>(10);
+  VectorView<double> both("both", 10);
+  Kokkos::deep_copy(both, 1.0);
+  VectorView<double> long_one("long", 19);
+  const auto head = Kokkos::subview(long_one, std::make_pair(0, 10));
+  const auto shifted = Kokkos::subview(long_one, std::make_pair(9, 19));  // shares entry 9
+  const auto refuses = [&](auto&& solver, const char* name) {
+    SCOPED_TRACE(name);
+    test::expect_throw_containing<InvalidArgument>([&] { solver.solve(both, both); }, "x and b overlap in memory");
+    test::expect_throw_containing<InvalidArgument>([&] { solver.solve(head, shifted); }, "x and b overlap in memory");
+    VectorView<double> x("x", 10);
+    EXPECT_TRUE(solver.solve(both, x).converged());  // a vector of its own is fine
+  };
+  refuses(solvers::Cg<double>(test::op_of(A), test::jacobi_of(A), CgParams{}), "cg");
+  CgParams single;
+  single.variant = solvers::CgVariant::single_reduction;
+  refuses(solvers::CgSingleReduction<double>(test::op_of(A), test::jacobi_of(A), single), "single reduction");
+  CgParams flexible;
+  flexible.variant = solvers::CgVariant::flexible;
+  refuses(solvers::FlexibleCg<double>(test::op_of(A), test::jacobi_of(A), flexible), "flexible");
+  refuses(solvers::Gmres<double>(test::op_of(A), test::jacobi_of(A), solvers::GmresParams{}), "gmres");
+  refuses(solvers::Bicgstab<double>(test::op_of(A), test::jacobi_of(A), solvers::BicgstabParams{}), "bicgstab");
+
+  MultiVectorView<double, Kokkos::LayoutLeft> B("B", 10, 2);
+  Kokkos::deep_copy(B, 1.0);
+  solvers::Cg<double> cg(test::op_of(A), test::jacobi_of(A), CgParams{});
+  test::expect_throw_containing<InvalidArgument>([&] { cg.solve(B, B); }, "X and B overlap in memory");
+}
+
+// A PDE code may make its solver before the first assembly: a preconditioner not set up yet is
+// named as such (InvalidState), not reported as a "0 x 0" size mismatch.
+TEST(KrylovSolve, APreconditionerNotSetUpIsNamedAtConstruction) {
+  auto A = generators::laplace1d<double>(10);
+  auto M = std::make_shared<precond::Jacobi<decltype(A)>>();
+  test::expect_throw_containing<InvalidState>(
+      [&] { solvers::Cg<double>(test::op_of(A), M, CgParams{}); },
+      "kelp::solvers::Cg: the preconditioner 'jacobi");
+  test::expect_throw_containing<InvalidState>(
+      [&] { solvers::Gmres<double>(test::op_of(A), M, solvers::GmresParams{}); },
+      "is not set up (0 x 0); call its setup(A)");
+  M->setup(A);
+  EXPECT_NO_THROW(solvers::Cg<double>(test::op_of(A), M, CgParams{}));
 }
 
 }  // namespace
