@@ -375,6 +375,12 @@ LocalRows<Scalar> read_matrix_market(const std::string& path, MPI_Comm comm, con
   const double imag_sign = symmetry == MatrixMarketSymmetry::symmetric ? 1.0 : -1.0;
   std::vector<impl::Triplet<Scalar>> triplets;
   triplets.reserve(piece.rows.size() * (symmetry == MatrixMarketSymmetry::general ? 1 : 2));
+  collective_try(comm, read_function, [&] {  // a value one rank cannot hold stops every rank
+    for (std::size_t k = 0; k < piece.rows.size(); ++k) {
+      io::impl::require_value_fits<Scalar>(path, read_function, piece.rows[k], piece.cols[k],
+                                           piece.real_values[k], has_imag ? piece.imag_values[k] : 0.0);
+    }
+  });
   for (std::size_t k = 0; k < piece.rows.size(); ++k) {
     triplets.push_back({piece.rows[k], piece.cols[k],
                         io::impl::make_scalar<Scalar>(piece.real_values[k], has_imag ? piece.imag_values[k] : 0.0)});

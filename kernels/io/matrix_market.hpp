@@ -11,6 +11,7 @@
 /// Initial Design", NISTIR 5935, 1996.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -169,6 +170,35 @@ Scalar make_scalar(double real, double imag) {
     return Scalar(static_cast<Real>(real), static_cast<Real>(imag));
   } else {
     return static_cast<Scalar>(real);
+  }
+}
+
+/// Whether a double read from a file keeps its meaning in Real: a float overflows past 3.4e38,
+/// and a nonzero below its smallest subnormal rounds to 0 (a stored 1e-50 became a "zero
+/// diagonal", a 1e39 an inf found only as a NaN residual).
+template <class Real>
+bool narrows_badly(double value) {
+  if constexpr (std::is_same<Real, double>::value) {
+    return false;
+  } else {
+    const Real r = static_cast<Real>(value);
+    return (std::isfinite(value) && !std::isfinite(r)) || (r == Real(0) && value != 0.0);
+  }
+}
+
+/// Throws FileError naming the file, the (1-based) row and column and the value when entry
+/// (row, col) = real + i imag does not fit Scalar's precision.
+template <class Scalar>
+void require_value_fits(const std::string& path, const char* function, std::int64_t row, std::int64_t col,
+                        double real, double imag) {
+  using Real = typename ScalarTraits<Scalar>::magnitude_type;
+  for (const double part : {real, imag}) {
+    KELP_REQUIRE(!narrows_badly<Real>(part), FileError,
+                 function << ": " << path << ": the value " << part << " at row " << row + 1 << ", column "
+                          << col + 1 << (std::abs(part) > 1 ? " overflows " : " rounds to 0 in ")
+                          << ScalarTraits<Scalar>::name() << " (magnitudes "
+                          << std::numeric_limits<Real>::denorm_min() << " to " << std::numeric_limits<Real>::max()
+                          << "); read the file in double precision");
   }
 }
 
@@ -368,6 +398,12 @@ CrsMatrix<Scalar, OrdinalT, OffsetT, Device> read_matrix_market(const std::strin
   try {
     // Convert one array at a time and release its source, to bound the peak memory; arrays of
     // the right type already are moved.
+    if constexpr (!std::is_same<typename ScalarTraits<Scalar>::magnitude_type, double>::value) {
+      for (std::size_t k = 0; k < coo.real_values.size(); ++k) {
+        impl::require_value_fits<Scalar>(path, function, coo.rows[k], coo.cols[k], coo.real_values[k],
+                                         coo.imag_values.empty() ? 0.0 : coo.imag_values[k]);
+      }
+    }
     const auto rows = impl::take_indices<OrdinalT>(coo.rows);
     const auto cols = impl::take_indices<OrdinalT>(coo.cols);
     const auto values = impl::take_values<Scalar>(coo.real_values, coo.imag_values);
@@ -406,6 +442,9 @@ MultiVectorView<Scalar, Kokkos::LayoutLeft, Device> read_dense_matrix_market(
   for (std::size_t j = 0; j < num_cols; ++j) {
     for (std::size_t i = 0; i < num_rows; ++i) {
       const std::size_t k = i + j * num_rows;
+      impl::require_value_fits<Scalar>(path, "kelp::io::read_dense_matrix_market", static_cast<std::int64_t>(i),
+                                       static_cast<std::int64_t>(j), array.real_values[k],
+                                       has_imag ? array.imag_values[k] : 0.0);
       host(i, j) = impl::make_scalar<Scalar>(array.real_values[k],
                                              has_imag ? array.imag_values[k] : 0.0);
     }

@@ -459,6 +459,27 @@ TEST(MatrixMarket, SizeLineBeyondTheIndexTypesFailsBeforeReading)
   EXPECT_EQ(io::read_matrix_market<double>(dir.file("many.mtx")).nnz(), 1);  // duplicates summed
 }
 
+// A value that float cannot hold is named with its row and column, not turned into inf or 0
+// (which surfaced later as a NaN residual or a "zero diagonal"); double reads it as it is.
+TEST(MatrixMarket, ValuesOutsideFloatAreRefusedForFloat)
+{
+  TempDir dir;
+  write_bytes(dir.file("big.mtx"), "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 1 1e39\n");
+  write_bytes(dir.file("tiny.mtx"), "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 1\n2 1 1e-50\n");
+  write_bytes(dir.file("cplx.mtx"), "%%MatrixMarket matrix array complex general\n2 1\n1 0\n2 -1e40\n");
+  write_bytes(dir.file("ok.mtx"), "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e-44\n");
+
+  test::expect_throw_containing<FileError>([&] { io::read_matrix_market<float>(dir.file("big.mtx")); },
+                                           "big.mtx: the value 1e+39 at row 2, column 1 overflows float");
+  test::expect_throw_containing<FileError>([&] { io::read_matrix_market<float>(dir.file("tiny.mtx")); },
+                                           "the value 1e-50 at row 2, column 1 rounds to 0 in float");
+  test::expect_throw_containing<FileError>(
+      [&] { io::read_dense_matrix_market<float>(dir.file("big.mtx")); }, "at row 2, column 1 overflows float");
+  EXPECT_EQ(io::read_matrix_market<double>(dir.file("big.mtx")).nnz(), 2);
+  EXPECT_NO_THROW(io::read_dense_matrix_market<Kokkos::complex<double>>(dir.file("cplx.mtx")));
+  EXPECT_EQ(io::read_matrix_market<float>(dir.file("ok.mtx")).nnz(), 1);  // a subnormal float is kept
+}
+
 TEST(MatrixMarket, SizeLineBeyondTheMachinesMemoryFailsBeforeAllocating)
 {
   // 10^15 rows fit a 64-bit Ordinal, but their row map (16 PB) fits no machine: the size line
