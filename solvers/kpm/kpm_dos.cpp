@@ -173,6 +173,10 @@ std::vector<double> kpm_density(const std::vector<double>& moments, const KpmSca
                "kelp::solvers::kpm_density: no moments; expected at least one");
   KELP_REQUIRE(!energies.empty(), InvalidArgument,
                "kelp::solvers::kpm_density: the energy grid is empty; expected at least one energy");
+  for (std::size_t e = 0; e < energies.size(); ++e) {  // a NaN energy gave rho = 0, silently
+    KELP_REQUIRE(std::isfinite(energies[e]), InvalidArgument,
+                 "kelp::solvers::kpm_density: energy " << e << " is " << energies[e] << "; expected finite energies");
+  }
   const int M = static_cast<int>(moments.size());
   const auto g = kpm_damping(kernel, M, lorentz_lambda);
   std::vector<double> rho(energies.size(), 0.0);

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <complex>
 #include <cstdint>
 #include <numeric>
@@ -759,6 +760,9 @@ TEST(Kpm, RejectsBadParametersAndEmptyInput) {
   params = KpmParams();
   test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {}); },
                                                  "energy grid is empty");
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { solvers::kpm_dos(H, params, {0.0, std::numeric_limits<double>::quiet_NaN()}); },
+      "energy 1 is nan; expected finite energies");
   params.random_vector = solvers::KpmRandomVector::random_phase;
   test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(H, params, {0.0}); },
                                                  "random_phase needs a complex");
