@@ -609,6 +609,19 @@ TEST(KelpApp, OutputCheckKeepsAnExistingFileAndLeavesNoNewOne) {
   EXPECT_FALSE(fs::exists(fresh));
 }
 
+// A file that cannot be read is named with the key that gave it, not only by its path.
+TEST(KelpApp, UnreadableInputFilesNameTheirKey) {
+  TempDir dir;
+  const auto missing_matrix = run_kelp({"run", dir.write("m.yaml", "problem: {matrix: {file: none.mtx}}\nsolver: cg\n")});
+  EXPECT_EQ(missing_matrix.exit_code, 2);
+  expect_one_error_line(missing_matrix.err, "problem.matrix.file: ");
+  const auto missing_rhs = run_kelp({"run", dir.write("r.yaml", "problem: {generator: {type: laplace1d, nx: 4}, "
+                                                                "rhs: {type: file, file: none.mtx}}\nsolver: cg\n")});
+  EXPECT_EQ(missing_rhs.exit_code, 2);
+  expect_one_error_line(missing_rhs.err, "problem.rhs.file: ");
+  EXPECT_TRUE(contains(missing_rhs.err, dir.file("none.mtx"))) << missing_rhs.err;
+}
+
 TEST(KelpRun, CheckOutputPathsNamesTheKeyAndThePath) {
   TempDir dir;
   auto config = solvers::load_run_config(config_path("poisson3d_jacobi_cg.yaml"));

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kelp/apps/driver/run/run.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
 #include "test/apps/config_text.hpp"
 #include "test/support/expect.hpp"
 #include "test/support/files.hpp"
@@ -21,6 +22,7 @@ namespace {
 using solvers::RunConfig;
 
 using test::parse_config;
+using test::replace;
 
 std::string eigen_config(const std::string& scalar, const std::string& eigen,
                          const std::string& output = "monitor_every: 0") {
@@ -101,6 +103,52 @@ TEST(EigenTask, ComplexProblemWithJacobiPreconditioner) {
   const double expected = (2 - 2 * std::cos(pi / 10)) + (2 - 2 * std::cos(pi / 8));  // 9 x 7 grid
   EXPECT_NEAR(result.eigen.eigenvalues[0], expected, 1e-9 * expected);
   EXPECT_NE(result.solver_summary.find("jacobi"), std::string::npos) << result.solver_summary;
+}
+
+// output.solution takes the eigenvectors, one column per eigenpair; each column read back is an
+// eigenvector of the 9 x 7 Laplacian to the tolerance (||A x - lambda x|| / ||x|| small).
+TEST(EigenTask, WritesTheEigenvectorsToOutputSolution) {
+  test::TempDir dir;
+  const std::string file = dir.file("vectors.mtx");
+  std::ostringstream out;
+  const auto result = solvers::run(
+      parse_config(eigen_config("double", "num_eigenpairs: 3", "monitor_every: 0, solution: " + file)), out);
+  ASSERT_EQ(result.exit_code, solvers::ExitCode::success) << out.str();
+  EXPECT_NE(out.str().find("eigenvectors: " + file), std::string::npos) << out.str();
+
+  const auto X = io::read_dense_matrix_market<double, Kokkos::HostSpace>(file);
+  ASSERT_EQ(X.extent(0), 63u);
+  ASSERT_EQ(X.extent(1), 3u);
+  for (std::size_t j = 0; j < 3; ++j) {
+    const double lambda = result.eigen.eigenvalues[j];
+    double r2 = 0, x2 = 0;
+    for (int i = 0; i < 63; ++i) {  // the 5-point Laplacian, rows ordered x fastest (nx = 9)
+      const int ix = i % 9, iy = i / 9;
+      double ax = 4 * X(i, j);
+      if (ix > 0) ax -= X(i - 1, j);
+      if (ix < 8) ax -= X(i + 1, j);
+      if (iy > 0) ax -= X(i - 9, j);
+      if (iy < 6) ax -= X(i + 9, j);
+      r2 += (ax - lambda * X(i, j)) * (ax - lambda * X(i, j));
+      x2 += X(i, j) * X(i, j);
+    }
+    EXPECT_LE(std::sqrt(r2 / x2), 1e-6 * lambda) << "column " << j;
+  }
+}
+
+// Keys that only task solve reads are refused with their location, not ignored.
+TEST(EigenTask, RefusesKeysOnlyTaskSolveReads) {
+  const std::string base = eigen_config("double", "num_eigenpairs: 2");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config(replace(base, "task: eigen\n", "task: {type: eigen, repeat: 3}\n")); },
+      "task.repeat: task eigen runs once; repeat is read by task solve only");
+  EXPECT_NO_THROW(parse_config(replace(base, "task: eigen\n", "task: {type: eigen, repeat: 1}\n")));
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config(base + "solver: {type: cg}\n"); },
+      "solver: task eigen does not read the solver section; LOBPCG's settings and preconditioner go in the eigen section");
+  test::expect_throw_containing<ConfigError>(
+      [&] { parse_config(replace(base, "  scalar: double\n", "  scalar: double\n  rhs: {type: file, file: missing.mtx}\n")); },
+      "problem.rhs: task eigen does not use a right-hand side or an initial guess; remove rhs");
 }
 
 TEST(EigenTask, EffectiveConfigRoundTrips) {

@@ -131,6 +131,35 @@ TEST(KrylovConfig, CgVariantsAndGmresSideAreCheckedAndRun) {
   EXPECT_EQ(left.solve.stopping_norm, solvers::ResidualNorm::preconditioned);
 }
 
+// Left-preconditioned GMRES stops on ||M^-1 r||. On mhd1280b with Jacobi that stop leaves
+// ||b - A x|| / ||b|| at about 1.7e-3 against a tolerance of 1e-8: the driver does not call it
+// converged (exit 3, a warning in the summary, "converged": false in the report); side: right
+// bounds the true residual and is converged.
+TEST(KrylovConfig, LeftGmresThatMissesTheToleranceInTheTrueNormIsNotConverged) {
+  const auto config = [](const std::string& side, bool fail) {
+    return "problem:\n  scalar: complex\n  matrix: {file: " KELP_SOURCE_DIR "/test/data/matrices/mhd1280b.mtx.gz}\n"
+           "solver: {type: gmres, side: " + side + ", max_iterations: 3000, relative_tolerance: 1.0e-8, "
+           "preconditioner: jacobi}\noutput: {monitor_every: 0, fail_on_no_convergence: " +
+           (fail ? "true" : "false") + "}\n";
+  };
+  std::ostringstream out;
+  const auto left = run_text(config("left", true), out);
+  EXPECT_TRUE(left.solve.converged()) << out.str();
+  EXPECT_GT(left.true_relative_residual, 1e-6) << out.str();
+  EXPECT_TRUE(left.converged_in_preconditioned_norm_only);
+  EXPECT_EQ(left.exit_code, solvers::ExitCode::not_converged);
+  EXPECT_NE(out.str().find("warning: converged in the preconditioned norm only"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("preconditioned, ||M^-1 (b - A x)|| = "), std::string::npos) << out.str();
+
+  std::ostringstream accepted;
+  EXPECT_EQ(run_text(config("left", false), accepted).exit_code, solvers::ExitCode::success);
+  std::ostringstream right_out;
+  const auto right = run_text(config("right", true), right_out);
+  EXPECT_FALSE(right.converged_in_preconditioned_norm_only);
+  EXPECT_EQ(right.exit_code, solvers::ExitCode::success) << right_out.str();
+  EXPECT_LE(right.true_relative_residual, 1e-8);
+}
+
 TEST(KrylovConfig, ClassicalGramSchmidtOptionsParseAndPrint) {
   for (const std::string name : {"cgs", "cgs_refine_if_needed"}) {
     const auto config = parse_config(config_with("{type: gmres, orthogonalization: " + name + "}"));

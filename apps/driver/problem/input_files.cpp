@@ -6,7 +6,7 @@ namespace kelp::solvers {
 
 void require_scalar_fits(const std::string& key, const std::string& path, ScalarKind scalar) {
   if (scalar == ScalarKind::complex_double) return;  // every field reads into complex
-  const io::MatrixMarketInfo info = io::read_matrix_market_info(path);
+  const io::MatrixMarketInfo info = with_key(key + ".file", [&] { return io::read_matrix_market_info(path); });
   KELP_REQUIRE(info.field != io::MatrixMarketField::complex, InvalidArgument,
                key << ": " << path << " holds complex values, but problem.scalar is "
                    << to_string(scalar) << "; set problem.scalar: complex");
@@ -16,7 +16,8 @@ template <class Scalar>
 ConfigVector<Scalar> read_vector_file(const std::string& key, const std::string& path,
                                       Ordinal num_rows) {
   require_scalar_fits(key, path, scalar_kind_of<Scalar>());
-  const auto file = io::read_vector_matrix_market<Scalar, ConfigDevice>(path);
+  const auto file =
+      with_key(key + ".file", [&] { return io::read_vector_matrix_market<Scalar, ConfigDevice>(path); });
   KELP_REQUIRE(static_cast<long long>(file.extent(0)) == static_cast<long long>(num_rows),
                DimensionMismatch,
                key << ": dimension mismatch: " << path << " has " << file.extent(0)

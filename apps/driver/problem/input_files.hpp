@@ -5,9 +5,24 @@
 #include <string>
 
 #include "kelp/apps/driver/registry/config_types.hpp"
+#include "kelp/kernels/core/error.hpp"
 #include "kelp/kernels/core/eti.hpp"
 
 namespace kelp::solvers {
+
+/// Runs read() and puts `key` in front of the message of a FileError or InvalidArgument it
+/// throws: the readers name the file and the line, the key tells a user of the YAML which entry
+/// of the configuration named that file ("problem.rhs.file: /x/b.mtx: cannot open for reading").
+template <class Read>
+auto with_key(const std::string& key, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const FileError& e) {
+    throw FileError(key + ": " + e.what(), e.function(), e.file(), e.line());
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(key + ": " + e.what(), e.function(), e.file(), e.line());
+  }
+}
 
 /// Checks, from its banner, that the Matrix Market file `path` (given under `key`) can be read
 /// with problem.scalar = `scalar`: a complex file needs scalar complex.

@@ -72,7 +72,8 @@ Problem<Scalar> build_problem(const ProblemConfig& config) {
   } else {
     const std::string& file = config.matrix.file;
     require_scalar_fits("problem.matrix", file, config.scalar);
-    problem.A = io::read_matrix_market<Scalar, Ordinal, Offset, ConfigDevice>(file);
+    problem.A = with_key("problem.matrix.file",
+                         [&] { return io::read_matrix_market<Scalar, Ordinal, Offset, ConfigDevice>(file); });
     d.matrix = "matrix " + file;
     d.matrix_name = file;
     KELP_REQUIRE(problem.A.num_rows() == problem.A.num_cols(), InvalidArgument,

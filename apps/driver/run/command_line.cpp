@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -14,6 +15,15 @@
 namespace kelp::solvers {
 
 namespace {
+
+/// Whether some computed eigenvalue is no larger than `residual` in modulus: the relative test
+/// ||r|| <= relative_tolerance * |lambda| then asks for a residual below rounding.
+bool near_zero_eigenvalue(const EigenOutcome& eigen, double residual) {
+  for (const double lambda : eigen.eigenvalues) {
+    if (std::abs(lambda) <= residual) return true;
+  }
+  return false;
+}
 
 struct Arguments {
   std::string config_path;
@@ -179,10 +189,24 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
       char relative_residual[32];
       std::snprintf(relative_residual, sizeof relative_residual, "%.3e",
                     result.true_relative_residual);
+      if (result.converged_in_preconditioned_norm_only) {
+        err << "kelp: error: not converged: the solver converged in the preconditioned norm only "
+               "(side: left), and the true relative residual "
+            << relative_residual
+            << " misses the tolerance (use side: right, or set output.fail_on_no_convergence: false to accept)\n";
+        return static_cast<int>(result.exit_code);
+      }
+      // Task eigen's figure is the largest ||A x - lambda x||, an absolute norm.
+      const bool eigen = config.task.type == TaskKind::eigen;
       err << "kelp: error: not converged: the solver stopped with "
           << to_string(result.solve.reason) << " after " << result.solve.iterations
-          << " iterations, true relative residual " << relative_residual
-          << " (set output.fail_on_no_convergence: false to accept)\n";
+          << (eigen ? " iterations, largest ||A x - lambda x|| " : " iterations, true relative residual ")
+          << relative_residual;
+      if (eigen && config.eigen.params.absolute_tolerance == 0 && result.true_relative_residual > 0 &&
+          near_zero_eigenvalue(result.eigen, result.true_relative_residual)) {
+        err << "; an eigenvalue near 0 cannot meet relative_tolerance * |lambda|: set eigen.absolute_tolerance";
+      }
+      err << " (set output.fail_on_no_convergence: false to accept)\n";
     }
     return static_cast<int>(result.exit_code);
   } catch (const InvalidState& e) {  // calls out of order: a bug in Kelp, not bad input

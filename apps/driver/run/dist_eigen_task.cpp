@@ -20,6 +20,7 @@
 #include "kelp/distributed/dist_vector.hpp"
 #include "kelp/distributed/mpi_reduction.hpp"
 #include "kelp/kernels/blas1.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/solvers/lobpcg/lobpcg.hpp"
 #endif
 
@@ -81,6 +82,33 @@ void serial_start_block(const MultiVectorView<Scalar, Kokkos::LayoutLeft, Config
     }
   }
   Kokkos::deep_copy(X, host);
+}
+
+/// Writes the eigenvectors (all columns of X, original numbering) to output.solution on rank 0,
+/// as the serial task does; collective.
+template <class Scalar>
+void write_eigenvectors(const RunConfig& config, MPI_Comm comm, const dist::DistCrsMatrix<Scalar>& A,
+                        const MultiVectorView<Scalar, Kokkos::LayoutLeft, ConfigDevice>& X,
+                        const std::vector<dist::GlobalOrdinal>& new_of_old, const RunResult& result,
+                        std::ostream& out) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const std::size_t n = static_cast<std::size_t>(A.global_rows()), k = X.extent(1);
+  Kokkos::View<Scalar**, Kokkos::LayoutLeft, Kokkos::HostSpace> all("kelp::run::eigenvectors", rank == 0 ? n : 0, k);
+  ConfigVector<Scalar> column("kelp::run::eigenvector", A.num_local_rows());
+  for (std::size_t j = 0; j < k; ++j) {
+    Kokkos::deep_copy(column, Kokkos::subview(X, Kokkos::ALL, j));
+    const std::vector<Scalar> global = dist::gather_vector(comm, A.col_partition(), column, new_of_old);
+    for (std::size_t i = 0; i < global.size(); ++i) all(i, j) = global[i];
+  }
+  dist::collective_try(comm, where, [&] {
+    if (rank == 0) {
+      io::write_dense_matrix_market(config.output.solution, all,
+                                    task::eigenvector_comment(result.problem, result.eigen.eigenvalues, size));
+    }
+  });
+  out << "eigenvectors: " << config.output.solution << "\n";
 }
 
 template <class Scalar>
@@ -180,6 +208,7 @@ RunResult eigen(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
         << "\n";
   }
 
+  if (!config.output.solution.empty()) write_eigenvectors(config, comm, *A, X, new_of_old, result, out);
   // The first eigenvector in the original numbering, on rank 0 only (as the serial task's x).
   Solution<Scalar> solution;
   ConfigVector<Scalar> x0("kelp::run::x_local", A->num_local_rows());

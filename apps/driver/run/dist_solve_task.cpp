@@ -199,14 +199,23 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   const double rhs_norm = result.solve.rhs_norm;
   result.true_residual_norm = true_residual_norm<Scalar>(*A, b, x);
   result.true_relative_residual = rhs_norm > 0 ? result.true_residual_norm / rhs_norm : result.true_residual_norm;
-  result.exit_code =
-      all_converged || !config.output.fail_on_no_convergence ? ExitCode::success : ExitCode::not_converged;
+  // The initial guess is zero here, so the initial residual is b.
+  result.converged_in_preconditioned_norm_only = task::converged_in_preconditioned_norm_only(
+      config.solver, result.solve, result.true_residual_norm, rhs_norm, rhs_norm);
+  result.exit_code = (all_converged && !result.converged_in_preconditioned_norm_only) ||
+                             !config.output.fail_on_no_convergence
+                         ? ExitCode::success
+                         : ExitCode::not_converged;
 
   out << "summary:\n"
       << "  iterations              " << result.solve.iterations << "\n"
       << "  stop reason             " << to_string(result.solve.reason)
       << (result.solve.converged() ? "" : "  (NOT converged)") << "\n"
       << "  true relative residual  " << sci(result.true_relative_residual) << "  (||b - A x|| / ||b||, recomputed)\n"
+      << (result.converged_in_preconditioned_norm_only
+              ? "  warning: converged in the preconditioned norm only; ||b - A x|| misses the tolerance "
+                "(use side: right to bound it)\n"
+              : "")
       << "  solve time              " << std::fixed << std::setprecision(3) << result.solve_seconds << " s\n"
       << std::defaultfloat;
 

@@ -8,6 +8,7 @@
 #include "kelp/apps/driver/run/task_common.hpp"
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/profiling_region.hpp"
+#include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
 #include "kelp/solvers/lobpcg/lobpcg.hpp"
@@ -121,6 +122,11 @@ RunResult eigen(const RunConfig& config, std::ostream& out) {
         << sci(e.true_residual_norms[j], 3) << "\n";
   }
 
+  if (!config.output.solution.empty()) {
+    io::write_dense_matrix_market(config.output.solution, X,
+                                  task::eigenvector_comment(result.problem, e.eigenvalues, 1));
+    out << "eigenvectors: " << config.output.solution << "\n";
+  }
   solution.x = ConfigVector<Scalar>("kelp::run::x", A.num_rows());
   Kokkos::deep_copy(solution.x, Kokkos::subview(X, Kokkos::ALL, 0));
   result.solution = std::move(solution);

@@ -63,6 +63,39 @@ const std::vector<TaskEntry>& task_table() {
   return table;
 }
 
+namespace {
+
+/// Tasks eigen and dos run once on A alone: keys that only task solve reads are refused where
+/// they stand, not ignored (a user who gave them expects them to act).
+void refuse_solve_only_keys(const config::ConfigNode& root, TaskKind task) {
+  const std::string name = task_kinds().name(task);
+  if (const auto t = root.find("task"); t && t->is_map()) {
+    if (const auto repeat = t->find("repeat"); repeat && repeat->as_integer() != 1) {
+      repeat->fail("task " + name + " runs once; repeat is read by task solve only");
+    }
+  }
+  if (const auto solver = root.find("solver")) {
+    solver->fail("task " + name + " does not read the solver section" +
+                 (task == TaskKind::eigen ? "; LOBPCG's settings and preconditioner go in the eigen section"
+                                          : "; the KPM settings go in the dos section"));
+  }
+  const auto problem = root.get("problem");
+  for (const char* key : {"rhs", "initial_guess"}) {
+    if (const auto node = problem.find(key)) {
+      node->fail("task " + name + " does not use a right-hand side or an initial guess; remove " + key);
+    }
+  }
+  if (task == TaskKind::dos) {
+    if (const auto output = root.find("output"); output && output->is_map()) {
+      if (const auto solution = output->find("solution"); solution && !solution->is_null() && !solution->as_string().empty()) {
+        solution->fail("task dos writes no solution; its results go to dos.csv and output.report");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 RunConfig parse_run_config(const config::ConfigNode& root) {
   if (root.is_null() || !root.is_map()) {
     root.fail("expected a map with keys [task, problem, solver, eigen, dos, output, distribution]");
@@ -78,10 +111,9 @@ RunConfig parse_run_config(const config::ConfigNode& root) {
     }
   }
   config.problem = parse_problem_config(root.get("problem"));
+  if (config.task.type != TaskKind::solve) refuse_solve_only_keys(root, config.task.type);
   // The solver section is required for task solve; task eigen reads the eigen section.
-  if (config.task.type == TaskKind::solve || root.find("solver")) {
-    config.solver = solver_registry().parse(root.get("solver"));
-  }
+  if (config.task.type == TaskKind::solve) config.solver = solver_registry().parse(root.get("solver"));
   if (const auto eigen = root.find("eigen")) {
     if (config.task.type != TaskKind::eigen) eigen->fail("the eigen section needs task: eigen");
     config::read_params(*eigen, config.eigen, eigen_config_fields);
@@ -112,6 +144,10 @@ YAML::Node write_run_config(const RunConfig& config) {
   YAML::Node out(YAML::NodeType::Map);
   out["task"] = config::write_params(config.task, task_fields);
   out["problem"] = write_problem_config(config.problem);
+  if (config.task.type != TaskKind::solve) {  // read by task solve only (refuse_solve_only_keys)
+    out["problem"].remove("rhs");
+    out["problem"].remove("initial_guess");
+  }
   if (!config.solver.empty()) out["solver"] = config.solver.write();
   if (config.task.type == TaskKind::eigen) {
     out["eigen"] = config::write_params(config.eigen, eigen_config_fields);
@@ -305,7 +341,7 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
   report["solver"] = result.solver_summary;
   report["iterations"] = s.iterations;
   report["stop_reason"] = to_string(s.reason);
-  report["converged"] = s.converged();
+  report["converged"] = s.converged() && !result.converged_in_preconditioned_norm_only;
   report["rhs_norm"] = number_or_null(s.rhs_norm);
   report["initial_residual_norm"] = number_or_null(s.initial_residual_norm);
   report["residual_norm"] = number_or_null(s.residual_norm);

@@ -159,7 +159,11 @@ struct RunResult {
   double setup_symbolic_seconds = 0;
   double setup_numeric_seconds = 0;
   double solve_seconds = 0;
-  /// not_converged when any repetition did not converge (and fail_on_no_convergence).
+  /// The solver converged in the preconditioned norm (side: left) but ||b - A x|| misses the
+  /// tolerance: the driver does not count that as converged.
+  bool converged_in_preconditioned_norm_only = false;
+  /// not_converged when any repetition did not converge, or converged in the preconditioned
+  /// norm only (and fail_on_no_convergence).
   ExitCode exit_code = ExitCode::success;
   /// Eigenpairs of task eigen (empty otherwise).
   EigenOutcome eigen;

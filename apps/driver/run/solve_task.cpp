@@ -124,7 +124,11 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
   }
   result.true_relative_residual =
       rhs_norm > 0 ? result.true_residual_norm / rhs_norm : result.true_residual_norm;
-  result.exit_code = all_converged || !config.output.fail_on_no_convergence
+  result.converged_in_preconditioned_norm_only = task::converged_in_preconditioned_norm_only(
+      config.solver, result.solve, result.true_residual_norm, rhs_norm,
+      every > 0 ? initial_norm : true_residual_norm<Scalar>(A, problem.b, problem.x0));
+  const bool preconditioned_only = result.converged_in_preconditioned_norm_only;
+  result.exit_code = (all_converged && !preconditioned_only) || !config.output.fail_on_no_convergence
                          ? ExitCode::success
                          : ExitCode::not_converged;
 
@@ -137,6 +141,14 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
                        << (result.solve.converged() ? "" : "  (NOT converged)") << "\n";
   label("true relative residual") << sci(result.true_relative_residual)
                                   << "  (||b - A x|| / ||b||, recomputed)\n";
+  if (result.solve.stopping_norm == ResidualNorm::preconditioned) {
+    label("stopping norm") << "preconditioned, ||M^-1 (b - A x)|| = " << sci(result.solve.stopping_residual_norm)
+                           << "  (side: left)\n";
+  }
+  if (preconditioned_only) {
+    out << "  warning: converged in the preconditioned norm only; ||b - A x|| misses the tolerance "
+           "(use side: right to bound it)\n";
+  }
   label("setup symbolic time") << fixed(result.setup_symbolic_seconds, 3) << " s\n";
   label("setup numeric time") << fixed(result.setup_numeric_seconds, 3) << " s";
   if (repeat > 1) out << "  (" << repeat << " repetitions)";

@@ -29,6 +29,13 @@ void cg_config_fields(config::FieldVisitor& v, CgConfig& config) {
   v.require(!asks_for_eisenstat(config.preconditioner) || config.params.variant == CgVariant::standard, "variant",
             "variant " + std::string(to_string(config.params.variant)) +
                 " with preconditioner gauss_seidel fused: eisenstat; expected variant standard");
+  // A one-sided sweep is not symmetric: CG would run, but its residual can grow (bcsstk14 ended
+  // 23 times above its start). Flexible CG's orthogonalisation does not need M symmetric.
+  v.require(!is_one_sided_sweep(config.preconditioner) || config.params.variant == CgVariant::flexible,
+            "preconditioner",
+            "gauss_seidel with a one-sided direction (forward or backward) is not a symmetric "
+            "preconditioner, which cg needs; expected direction: symmetric, cg variant: flexible, "
+            "or solver gmres or bicgstab");
 }
 
 namespace {

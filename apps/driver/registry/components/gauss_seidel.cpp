@@ -41,6 +41,11 @@ bool asks_for_eisenstat(const ComponentSpec& spec) {
          spec.params<precond::GaussSeidelParams>().fused == precond::GaussSeidelFusion::eisenstat;
 }
 
+bool is_one_sided_sweep(const ComponentSpec& spec) {
+  return spec.type() == "gauss_seidel" &&
+         spec.params<precond::GaussSeidelParams>().direction != GaussSeidelDirection::symmetric;
+}
+
 void register_gauss_seidel(PreconditionerRegistry& registry) {
   registry.add<precond::GaussSeidelParams>(
       "gauss_seidel", "Gauss-Seidel / SOR sweeps (multicolor, cluster or two-stage)",

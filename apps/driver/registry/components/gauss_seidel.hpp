@@ -25,6 +25,10 @@ bool asks_for_eisenstat(const ComponentSpec& spec);
 inline constexpr const char* eisenstat_elsewhere =
     "gauss_seidel with fused: eisenstat is read by solver cg only, and this one would ignore it; "
     "drop fused or use solver cg";
+/// Whether `spec` is a gauss_seidel with direction forward or backward: a nonsymmetric
+/// preconditioner, which CG's recurrences (they assume M symmetric positive definite) cannot use;
+/// solver cg refuses it, with its location, unless the variant is flexible.
+bool is_one_sided_sweep(const ComponentSpec& spec);
 void register_gauss_seidel(PreconditionerRegistry& registry);
 
 }  // namespace kelp::solvers::components
