@@ -33,6 +33,13 @@ if(KELP_IN_TREE_KOKKOS)
 else()
   set(KELP_KOKKOS_DIR "${Kokkos_DIR}")
 endif()
+# Its backends, sorted, so that KelpConfig.cmake can refuse a consumer's Kokkos with others (as
+# the installed KokkosConfig.cmake lists them; an in-tree Kokkos installs itself beside Kelp).
+set(KELP_KOKKOS_DEVICES "")
+if(NOT KELP_IN_TREE_KOKKOS AND DEFINED Kokkos_DEVICES)
+  set(KELP_KOKKOS_DEVICES ${Kokkos_DEVICES})
+  list(SORT KELP_KOKKOS_DEVICES)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/KelpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/KelpConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Kelp)

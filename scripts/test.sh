@@ -66,6 +66,17 @@ cmake -S test/downstream -B "$build_dir/downstream" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$PWD/$build_dir/install" > /dev/null
 cmake --build "$build_dir/downstream" -j "$(nproc)"
 "$build_dir/downstream/downstream_poisson"
+# A consumer pointing at another Kokkos (Debian's Serial one, when installed) is refused at
+# configure time with a message naming both, not left to fail at link time.
+if [ -f /usr/lib/x86_64-linux-gnu/cmake/Kokkos/KokkosConfig.cmake ]; then
+  if cmake -S test/downstream -B "$build_dir/downstream-other-kokkos" -DCMAKE_PREFIX_PATH="$PWD/$build_dir/install" \
+       -DKokkos_DIR=/usr/lib/x86_64-linux-gnu/cmake/Kokkos > "$build_dir/downstream-other-kokkos.log" 2>&1; then
+    echo "test.sh: find_package(Kelp) accepted a Kokkos with other backends" >&2
+    exit 1
+  fi
+  grep -q "Kelp was built with Kokkos backends" "$build_dir/downstream-other-kokkos.log"
+  rm -rf "$build_dir/downstream-other-kokkos"
+fi
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
   mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
