@@ -1,6 +1,12 @@
 #pragma once
-/// Umbrella header: everything a downstream code needs to assemble a matrix, precondition and
-/// solve.  #include <kelp/kelp.hpp>  and link Kelp::kelp.
+/// Umbrella header: what a downstream code needs to assemble a matrix, precondition it with the
+/// point preconditioners (Jacobi, Chebyshev, Gauss-Seidel through Eisenstat CG) and solve with the
+/// Krylov solvers.  #include <kelp/kelp.hpp>  and link Kelp::kelp. The heavier components have
+/// their own headers, so that a code compiles only what it uses: block Jacobi
+/// (kelp/precond/block_jacobi/block_jacobi.hpp), Gauss-Seidel (kelp/precond/gauss_seidel/
+/// gauss_seidel.hpp), stationary solves (kelp/solvers/stationary/stationary.hpp), LOBPCG
+/// (kelp/solvers/lobpcg/lobpcg.hpp), KPM (kelp/solvers/kpm/kpm.hpp), the graph and sparse
+/// kernels (kelp/kernels/graph.hpp, kelp/kernels/spgemm/spgemm.hpp).
 #include "kelp/kernels/blas1.hpp"
 #include "kelp/kernels/core/crs_from_coo.hpp"
 #include "kelp/kernels/core/crs_matrix.hpp"
