@@ -91,7 +91,20 @@ inline const char* line_end(const char* p, const char* end) {
 std::string quoted(const char* begin, const char* end) {
   while (end > begin && is_separator(end[-1])) --end;
   constexpr std::ptrdiff_t max_chars = 48;
-  std::string text(begin, static_cast<std::size_t>(std::min(end - begin, max_chars)));
+  std::string text;
+  // Control bytes are written as \xNN: a NUL cut the message short, and a lone CR (classic Mac
+  // line ends, which read as one long line) moved the terminal's cursor.
+  for (const char* p = begin; p < begin + std::min(end - begin, max_chars); ++p) {
+    const auto byte = static_cast<unsigned char>(*p);
+    if (byte < 0x20 && byte != '\t') {
+      static const char digits[] = "0123456789ABCDEF";
+      text += "\\x";
+      text += digits[byte >> 4];
+      text += digits[byte & 15];
+    } else {
+      text += *p;
+    }
+  }
   if (end - begin > max_chars) text += "...";
   return "'" + text + "'";
 }
@@ -436,6 +449,10 @@ MatrixMarketInfo parse_header(LineReader& in) {
   if (num_words == 0 || lowercase(words[0]) != "%%matrixmarket") {
     in.fail(1, "missing '%%MatrixMarket' banner: line 1 is " + quoted(begin, end) +
                    "; expected " + banner_usage);
+  }
+  if (const char* cr = std::find(begin, end, '\r'); cr != end && cr + 1 != end) {
+    in.fail(1, "line 1 holds a carriage return inside it: the file has classic Mac (CR-only) line "
+               "ends, which read as one line; convert them to LF (or CRLF)");
   }
   if (num_words != 5) {
     in.fail(1, "banner has " + std::to_string(num_words - 1) +

@@ -480,6 +480,23 @@ TEST(MatrixMarket, ValuesOutsideFloatAreRefusedForFloat)
   EXPECT_EQ(io::read_matrix_market<float>(dir.file("ok.mtx")).nnz(), 1);  // a subnormal float is kept
 }
 
+// Bytes a terminal would not show are quoted as \xNN: a NUL used to cut the message short. A file
+// with CR-only line ends (one long line) says so instead of counting banner words.
+TEST(MatrixMarket, ControlBytesAreQuotedVisiblyAndCrOnlyLineEndsAreNamed)
+{
+  TempDir dir;
+  write_bytes(dir.file("nul.mtx"), std::string("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 4\0x\n", 60));
+  write_bytes(dir.file("cr.mtx"), "%%MatrixMarket matrix coordinate real general\r1 1 1\r1 1 4\r");
+  write_bytes(dir.file("crlf.mtx"), "%%MatrixMarket matrix coordinate real general\r\n1 1 1\r\n1 1 4\r\n");
+
+  test::expect_throw_containing<FileError>([&] { io::read_matrix_market<double>(dir.file("nul.mtx")); },
+                                           "found '4\\x00x'");
+  test::expect_throw_containing<FileError>(
+      [&] { io::read_matrix_market<double>(dir.file("cr.mtx")); },
+      "cr.mtx:1: line 1 holds a carriage return inside it: the file has classic Mac (CR-only) line ends");
+  EXPECT_EQ(io::read_matrix_market<double>(dir.file("crlf.mtx")).nnz(), 1);
+}
+
 TEST(MatrixMarket, SizeLineBeyondTheMachinesMemoryFailsBeforeAllocating)
 {
   // 10^15 rows fit a 64-bit Ordinal, but their row map (16 PB) fits no machine: the size line
