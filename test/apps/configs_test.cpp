@@ -706,6 +706,31 @@ TEST(KelpCommandLine, RunsInProcessWithTheSameExitCodes) {
   EXPECT_EQ(bad, 2);
 }
 
+/// Counts the writes that reach it (each std::ostream insertion is one).
+struct CountingBuffer : std::stringbuf {
+  int writes = 0;
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    ++writes;
+    return std::stringbuf::xsputn(s, n);
+  }
+};
+
+// The error lines go out in one write: under mpirun each rank prints the same collective error,
+// and piecewise writes of several ranks ran together on one line.
+TEST(KelpCommandLine, ErrorLinesAreWrittenInOnePiece) {
+  std::ostringstream out;
+  CountingBuffer buffer;
+  std::ostream err(&buffer);
+
+  const int not_converged =
+      solvers::run_command_line(with(small_poisson, {"--set", "solver.max_iterations=2"}), out, err);
+
+  EXPECT_EQ(not_converged, 3);
+  EXPECT_EQ(buffer.writes, 1);
+  EXPECT_TRUE(contains(buffer.str(), "kelp: error: not converged: the solver stopped with max_iterations after 2"))
+      << buffer.str();
+}
+
 // A size the machine cannot hold (here a GMRES basis of 10^6 vectors, 8 GB, under a 2 GiB
 // address-space allowance) is bad input with a message, exit 2, not "internal error" (exit 1).
 TEST(KelpCommandLine, OutOfMemoryIsBadInputWithAMessage) {

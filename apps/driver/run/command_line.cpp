@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 #include <ostream>
+#include <sstream>
 #include <string>
 
 #include "kelp/apps/driver/run/build_info.hpp"
@@ -145,7 +146,9 @@ std::string command_line_help() {
   return CommandLine(arguments).app.help();
 }
 
-int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+namespace {
+
+int run_command_line_to(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) return usage_error(err, "missing command");
   Arguments arguments;
   CommandLine command_line(arguments);
@@ -226,6 +229,19 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
     err << "kelp: error: internal error: unknown exception\n";
     return static_cast<int>(ExitCode::internal_error);
   }
+}
+
+}  // namespace
+
+int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  // The error lines are written in one piece at the end: under mpirun every rank reports the same
+  // collective error, and piecewise writes of several ranks ran together on one line.
+  std::ostringstream buffered;
+  const int code = run_command_line_to(args, out, buffered);
+  const std::string text = buffered.str();
+  err.write(text.data(), static_cast<std::streamsize>(text.size()));
+  err.flush();
+  return code;
 }
 
 }  // namespace kelp::solvers
