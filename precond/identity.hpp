@@ -1,7 +1,10 @@
 #pragma once
 /// The identity "preconditioner" M^{-1} = I: turns a preconditioned solver into the plain one.
 
+#include <memory>
+
 #include "kelp/kernels/blas1/axpby.hpp"
+#include "kelp/kernels/core/function_operator.hpp"
 #include "kelp/precond/preconditioner.hpp"
 
 namespace kelp::precond {
@@ -33,5 +36,15 @@ class Identity : public Preconditioner<Matrix> {
     kernels::axpby(alpha, X, beta, Y);  // one kernel over all k columns
   }
 };
+
+/// The identity as an Operator of size n x n: "no preconditioner" for a matrix-free solve, where
+/// Identity (set up from a CrsMatrix) has nothing to be set up from. y = alpha x + beta y.
+///   solvers::Cg<double> cg(A_free, precond::identity_operator<double>(n), {});
+template <class Scalar, class Device = DefaultDevice>
+std::shared_ptr<const Operator<Scalar, Device>> identity_operator(Ordinal n) {
+  return make_function_operator<Scalar, Device>(
+      n, n, [](ConstVectorView<Scalar, Device> x, VectorView<Scalar, Device> y) { Kokkos::deep_copy(y, x); },
+      "identity");
+}
 
 }  // namespace kelp::precond

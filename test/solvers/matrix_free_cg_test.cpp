@@ -108,6 +108,23 @@ struct QuarterRows {
   }
 };
 
+// A matrix-free code with no preconditioner passes identity_operator(n): the same solve as
+// Identity set up from the CRS matrix.
+TEST(MatrixFreeCg, IdentityOperatorIsThePlainSolve) {
+  const Ordinal nx = 11, ny = 10, n = nx * ny;
+  const auto A = generators::laplace2d<double>(nx, ny);
+  auto identity = std::make_shared<precond::Identity<CrsMatrix<double>>>();
+  identity->setup(A);
+  const auto free_A = make_row_operator<double>(n, n, test::Laplace2dRows<double>{nx, ny}, "laplace2d");
+  const auto b = random_rhs<double>(n);
+
+  const auto reference = cg_solve<double>(std::make_shared<MatrixOperator<CrsMatrix<double>>>(A), identity, b);
+  const auto free = cg_solve<double>(free_A, precond::identity_operator<double>(n), b);
+
+  EXPECT_EQ(reference.result.reason, StopReason::converged_relative);
+  expect_same_solve(free, reference, 1e-10);
+}
+
 TEST(MatrixFreeCg, FunctionAndRowOperatorsServeAsPreconditioners) {
   const Ordinal nx = 11, ny = 10;
   const Ordinal n = nx * ny;
