@@ -17,6 +17,7 @@
 ///   const auto result = solvers::kpm_dos(H, params, energies);   // result.density[k] = rho(E_k)
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -124,9 +125,13 @@ struct KpmDosResult {
 /// computes the moments (stochastic or exact trace) and the damped density.
 /// @throws InvalidArgument for bad params, a non-Hermitian H, an empty matrix or an empty energy
 ///         grid; NumericalError when the bounds do not enclose the spectrum.
+/// @param[in] bounds  the spectral bounds when the caller has found them already the way
+///                    params.bounds says (the dos task needs them for its default grid): Lanczos
+///                    with reorthogonalization costs O(steps^2 n), so it runs once, not twice
 template <class Scalar>
 KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
-                     const std::vector<double>& energies);
+                     const std::vector<double>& energies,
+                     const std::optional<SpectralBounds>& bounds = std::nullopt);
 
 /// The density part of kpm_dos from the raw moments of all vectors: result.moments (normalised),
 /// result.density and result.density_error on result.energies with result.scaling (both set by
@@ -165,7 +170,8 @@ void kpm_blocked_step(const CrsMatrix<Scalar>& H, const MultiVectorView<Scalar, 
                                          const ConstMultiVectorView<SCALAR, Kokkos::LayoutRight>&, \
                                          int, KpmImplementation, int, double, KpmBlockedKernel);  \
   PREFIX template KpmDosResult kpm_dos(const CrsMatrix<SCALAR>&, const KpmParams&,               \
-                                       const std::vector<double>&);                               \
+                                       const std::vector<double>&,                                \
+                                       const std::optional<SpectralBounds>&);                     \
   PREFIX template void impl::kpm_blocked_step(                                                     \
       const CrsMatrix<SCALAR>&, const MultiVectorView<SCALAR, Kokkos::LayoutRight>&,               \
       const MultiVectorView<SCALAR, Kokkos::LayoutRight>&, double, double, double, bool, double*);

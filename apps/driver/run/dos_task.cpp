@@ -85,12 +85,12 @@ RunResult dos(const RunConfig& config, std::ostream& out) {
   start = Clock::now();
   {
     ProfilingRegion region("kelp::run::solve");
-    // The grid may depend on the bounds: find them the way kpm_dos does, then run it.
+    // The grid may depend on the bounds: find them the way kpm_dos does, then hand them to it.
     const SpectralBounds bounds = p.bounds == KpmBoundsMethod::gershgorin
                                       ? gershgorin_bounds(H)
                                       : lanczos_bounds(H, p.lanczos_steps, p.seed ^ 0x5A5A5A5AULL);
     const auto energies = dos_energy_grid(d, bounds);
-    result.dos.result = kpm_dos(H, p, energies);
+    result.dos.result = kpm_dos(H, p, energies, bounds);  // the bounds once: Lanczos is O(steps^2 n)
     result.solve_seconds = seconds_since(start);
   }
   const KpmDosResult& r = result.dos.result;

@@ -491,7 +491,7 @@ KpmMoments kpm_moments(const CrsMatrix<Scalar>& H, const KpmScaling& scaling,
 
 template <class Scalar>
 KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
-                     const std::vector<double>& energies) {
+                     const std::vector<double>& energies, const std::optional<SpectralBounds>& bounds) {
   validate(params);
   KELP_REQUIRE(H.num_rows() == H.num_cols() && H.num_rows() > 0, InvalidArgument,
                "kelp::solvers::kpm_dos: H is " << H.num_rows() << " x " << H.num_cols()
@@ -501,9 +501,9 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
   check_hermitian(H, params.hermitian_tolerance);
   KpmDosResult result;
   result.energies = energies;
-  result.bounds = params.bounds == KpmBoundsMethod::gershgorin
-                      ? gershgorin_bounds(H)
-                      : lanczos_bounds(H, params.lanczos_steps, params.seed ^ 0x5A5A5A5AULL);
+  result.bounds = bounds                                         ? *bounds
+                  : params.bounds == KpmBoundsMethod::gershgorin ? gershgorin_bounds(H)
+                                                                 : lanczos_bounds(H, params.lanczos_steps, params.seed ^ 0x5A5A5A5AULL);
   result.scaling = KpmScaling::from_bounds(result.bounds, params.safety_margin);
 
   const long long n = H.num_rows();
