@@ -31,20 +31,40 @@ KOKKOS_INLINE_FUNCTION void nan_aware_max(Mag& dst, const Mag src) {
   if (src != src || src > dst) dst = src;
 }
 
-template <class XView, bool Inf>
+/// What a column reduction computes, per column j:
+///   sum_of_squares        sum_i |x_ij|^2
+///   max_modulus           max_i |x_ij| (NaN wins)
+///   max_part              max_i max(|Re x_ij|, |Im x_ij|) (NaN wins): a scale for the scaled
+///                         sum that never forms |x|^2, unlike abs() of a complex number
+///   scaled_sum_of_squares sum_i |x_ij / scale(j)|^2, real and imaginary parts apart, for the
+///                         columns with scale(j) > 0 (the others add nothing)
+enum class ColumnReduce { sum_of_squares, max_modulus, max_part, scaled_sum_of_squares };
+
+template <class XView, ColumnReduce Kind>
 struct ColumnNorms {
   using Scalar = typename XView::non_const_value_type;
   using Mag = typename ScalarTraits<Scalar>::magnitude_type;
   using value_type = Mag[];
   using size_type = std::size_t;
+  static constexpr bool sums =
+      Kind == ColumnReduce::sum_of_squares || Kind == ColumnReduce::scaled_sum_of_squares;
   size_type value_count;
   XView x;
+  Kokkos::View<const Mag*, typename XView::memory_space> scale;  // scaled_sum_of_squares only
   KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type acc) const {
     for (size_type j = 0; j < value_count; ++j) {
-      if (Inf) {
-        nan_aware_max(acc[j], ScalarTraits<Scalar>::abs(x(i, j)));
-      } else {
-        acc[j] += ScalarTraits<Scalar>::abs2(x(i, j));
+      const Scalar v = x(i, j);
+      if (Kind == ColumnReduce::sum_of_squares) {
+        acc[j] += ScalarTraits<Scalar>::abs2(v);
+      } else if (Kind == ColumnReduce::max_modulus) {
+        nan_aware_max(acc[j], ScalarTraits<Scalar>::abs(v));
+      } else if (Kind == ColumnReduce::max_part) {
+        nan_aware_max(acc[j], ScalarTraits<Mag>::abs(ScalarTraits<Scalar>::real(v)));
+        nan_aware_max(acc[j], ScalarTraits<Mag>::abs(ScalarTraits<Scalar>::imag(v)));
+      } else if (scale(j) > Mag(0)) {
+        const Mag re = ScalarTraits<Scalar>::real(v) / scale(j);
+        const Mag im = ScalarTraits<Scalar>::imag(v) / scale(j);
+        acc[j] += re * re + im * im;
       }
     }
   }
@@ -53,10 +73,10 @@ struct ColumnNorms {
   }
   KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
     for (size_type j = 0; j < value_count; ++j) {
-      if (Inf) {
-        if (src[j] != src[j] || src[j] > dst[j]) dst[j] = src[j];
-      } else {
+      if (sums) {
         dst[j] += src[j];
+      } else if (src[j] != src[j] || src[j] > dst[j]) {
+        dst[j] = src[j];
       }
     }
   }
@@ -71,64 +91,9 @@ bool outside_exact_range(const Mag sum) {
          sum > std::numeric_limits<Mag>::max();
 }
 
-/// max_i max(|Re x(i, j)|, |Im x(i, j)|) per column (NaN wins): a scale for the scaled sum that
-/// never forms |x|^2, unlike abs() of a complex number.
-template <class XView>
-struct ColumnPartMax {
-  using Scalar = typename XView::non_const_value_type;
-  using Mag = typename ScalarTraits<Scalar>::magnitude_type;
-  using value_type = Mag[];
-  using size_type = std::size_t;
-  size_type value_count;
-  XView x;
-  KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type acc) const {
-    for (size_type j = 0; j < value_count; ++j) {
-      const Scalar v = x(i, j);
-      nan_aware_max(acc[j], ScalarTraits<Mag>::abs(ScalarTraits<Scalar>::real(v)));
-      nan_aware_max(acc[j], ScalarTraits<Mag>::abs(ScalarTraits<Scalar>::imag(v)));
-    }
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type acc) const {
-    for (size_type j = 0; j < value_count; ++j) acc[j] = Mag(0);
-  }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
-    for (size_type j = 0; j < value_count; ++j) {
-      if (src[j] != src[j] || src[j] > dst[j]) dst[j] = src[j];
-    }
-  }
-};
-
-/// sum_i |x(i, j) / scale(j)|^2 for the columns with scale(j) > 0 (the others add nothing).
-template <class XView, class ScaleView>
-struct ColumnScaledSquares {
-  using Scalar = typename XView::non_const_value_type;
-  using Mag = typename ScalarTraits<Scalar>::magnitude_type;
-  using value_type = Mag[];
-  using size_type = std::size_t;
-  size_type value_count;
-  XView x;
-  ScaleView scale;
-  KOKKOS_INLINE_FUNCTION void operator()(const size_type i, value_type acc) const {
-    for (size_type j = 0; j < value_count; ++j) {
-      if (scale(j) > Mag(0)) {  // parts apart: |re|^2 + |im|^2 may not be formed unscaled
-        const Mag re = ScalarTraits<Scalar>::real(x(i, j)) / scale(j);
-        const Mag im = ScalarTraits<Scalar>::imag(x(i, j)) / scale(j);
-        acc[j] += re * re + im * im;
-      }
-    }
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type acc) const {
-    for (size_type j = 0; j < value_count; ++j) acc[j] = Mag(0);
-  }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
-    for (size_type j = 0; j < value_count; ++j) dst[j] += src[j];
-  }
-};
-
 /// Turns the column sums of squares in `sums` (host) into norms: sqrt where the sum is in the
 /// exact range; elsewhere s * sqrt(sum |x_ij / s|^2) with s the largest |Re| or |Im| of the
-/// column (two more passes,
-/// taken only when some column needs them).
+/// column (two more passes, taken only when some column needs them).
 template <class Exec, class XView, class SumView>
 void scaled_sqrt_where_needed(const char* where, const Exec& exec, const XView& x, const SumView& sums) {
   using Mag = typename SumView::non_const_value_type;
@@ -145,7 +110,7 @@ void scaled_sqrt_where_needed(const char* where, const Exec& exec, const XView& 
   ScaleView scale("kelp::kernels::column_norms::scale", m);
   auto scale_host = Kokkos::create_mirror_view(scale);
   Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
-                          ColumnPartMax<XView>{m, x}, scale_host);
+                          ColumnNorms<XView, ColumnReduce::max_part>{m, x, {}}, scale_host);
   exec.fence();
   for (std::size_t j = 0; j < m; ++j) {
     const Mag s = scale_host(j);
@@ -156,7 +121,7 @@ void scaled_sqrt_where_needed(const char* where, const Exec& exec, const XView& 
   Kokkos::deep_copy(exec, scale, scale_host);
   Kokkos::View<Mag*, Kokkos::HostSpace> scaled("kelp::kernels::column_norms::scaled", m);
   Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
-                          ColumnScaledSquares<XView, ScaleView>{m, x, scale}, scaled);
+                          ColumnNorms<XView, ColumnReduce::scaled_sum_of_squares>{m, x, scale}, scaled);
   exec.fence();
   for (std::size_t j = 0; j < m; ++j) {
     if (scale_host(j) > Mag(0)) sums(j) = scale_host(j) * std::sqrt(scaled(j));
@@ -172,7 +137,9 @@ void column_norms(const char* where, const Exec& exec, const XView& x, const RVi
   Kokkos::View<Mag*, Kokkos::HostSpace> host("kelp::kernels::column_norms::host", x.extent(1));
   if (x.extent(1) > 0 && x.extent(0) > 0) {
     Kokkos::parallel_reduce(where, Kokkos::RangePolicy<Exec>(exec, 0, x.extent(0)),
-                            ColumnNorms<XView, Inf>{x.extent(1), x}, host);
+                            ColumnNorms<XView, Inf ? ColumnReduce::max_modulus : ColumnReduce::sum_of_squares>{
+                                x.extent(1), x, {}},
+                            host);
     exec.fence();  // read on the host below
   }
   if (!Inf) scaled_sqrt_where_needed(where, exec, x, host);
@@ -205,7 +172,8 @@ typename ScalarTraits<typename XView::non_const_value_type>::magnitude_type nrm2
   reduce_rows("kelp::kernels::nrm2", exec, x.extent(0), SumOfSquares<XView>{x}, sum);
   if (!outside_exact_range(sum)) return std::sqrt(sum);
   Kokkos::View<Mag*, Kokkos::HostSpace> norm("kelp::kernels::nrm2::scaled", 1);
-  column_norms<false>("kelp::kernels::nrm2(scaled)", exec, kelp::impl::as_columns(x), norm);
+  norm(0) = sum;
+  scaled_sqrt_where_needed("kelp::kernels::nrm2(scaled)", exec, kelp::impl::as_columns(x), norm);
   return norm(0);
 }
 }  // namespace impl

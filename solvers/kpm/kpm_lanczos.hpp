@@ -9,8 +9,9 @@
 ///     often +-1 patterns, to which a +-1 vector is exactly orthogonal with high probability (a
 ///     periodic 6-site chain missed its top eigenvalue for half of the seeds);
 ///   - every new vector is reorthogonalized against all earlier ones (classical Gram-Schmidt,
-///     a second pass where the first removed most of it): without it orthogonality is lost after a few steps on small problems, ghost Ritz
-///     values and rounding decide the bounds (serial and 2-rank bounds differed by 3 %);
+///     a second pass where the first removed most of it): without it orthogonality is lost
+///     after a few steps on small problems, ghost Ritz values and rounding decide the bounds
+///     (serial and 2-rank bounds differed by 3 %);
 ///   - a breakdown (beta ~ 0: the Krylov space is invariant, e.g. degenerate eigenvalues) is not
 ///     convergence: the run restarts from a fresh random vector orthogonal to the basis, so the
 ///     eigenvalues outside the invariant subspace are still found;
@@ -62,20 +63,20 @@ struct KpmLanczosStart {
 /// Q. After the three-term recurrence w is nearly orthogonal to Q already, so a Lanczos step
 /// mostly takes one pass: always two made the bounds of a 10^6-row TI Hamiltonian (30 steps)
 /// cost 3.7 s on 2 cores, more than its moments. The test uses reduced norms, so every rank
-/// takes the same branch.
+/// takes the same branch. Returns ||x|| on exit (the caller's next beta or normalisation).
 template <class Vector, class Reduction>
-void orthogonalize_against(const std::vector<Vector>& Q, const Vector& x, const Reduction& reduce) {
+double orthogonalize_against(const std::vector<Vector>& Q, const Vector& x, const Reduction& reduce) {
   using Scalar = typename Vector::non_const_value_type;
-  if (Q.empty()) return;
+  double norm = static_cast<double>(reduce.norm2(x));
   std::vector<Scalar> c(Q.size());
-  double before = static_cast<double>(reduce.norm2(x));
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int pass = 0; pass < 2 && !Q.empty(); ++pass) {
     for (std::size_t k = 0; k < Q.size(); ++k) c[k] = reduce.dot(Q[k], x);
     for (std::size_t k = 0; k < Q.size(); ++k) kernels::axpby(Scalar(-c[k]), Q[k], Scalar(1), x);
-    const double after = static_cast<double>(reduce.norm2(x));
-    if (!(after < 0.7071067811865476 * before)) break;  // NaN: no second pass either
-    before = after;
+    const double before = norm;
+    norm = static_cast<double>(reduce.norm2(x));
+    if (!(norm < 0.7071067811865476 * before)) break;  // NaN: no second pass either
   }
+  return norm;
 }
 
 /// q = a random unit vector (draw `draw`) orthogonal to Q. False (on every rank alike: the test
@@ -90,8 +91,7 @@ bool lanczos_start(const std::vector<Vector>& Q, std::uint64_t seed, std::uint64
   Kokkos::parallel_for("kelp::solvers::kpm_lanczos_bounds(start)", Kokkos::RangePolicy<Exec>(0, n),
                        KpmLanczosStart<Vector>{q, seed, draw, global_row});
   const double before = static_cast<double>(reduce.norm2(q));
-  orthogonalize_against(Q, q, reduce);
-  const double after = static_cast<double>(reduce.norm2(q));
+  const double after = orthogonalize_against(Q, q, reduce);
   if (!(after > 1e-8 * before)) return false;
   kernels::scal(Scalar(1.0 / after), q);
   return true;
@@ -133,9 +133,8 @@ SpectralBounds kpm_lanczos_bounds(const Operator<Scalar, Device>& H, const Spect
     const double alpha = ScalarTraits<Scalar>::real(reduce.dot(q, w));        // alpha_j = <q_j|H q_j>
     kernels::axpby(Scalar(-alpha), q, Scalar(1), w);                           // w -= alpha_j q_j
     if (beta != 0) kernels::axpby(Scalar(-beta), Q[Q.size() - 2], Scalar(1), w);  // w -= beta q_{j-1}
-    impl::orthogonalize_against(Q, w, reduce);
+    beta = impl::orthogonalize_against(Q, w, reduce);
     alphas.push_back(alpha);
-    beta = static_cast<double>(reduce.norm2(w));
     if (j + 1 == max_steps) break;
     if (beta > breakdown) {
       betas.push_back(beta);

@@ -87,7 +87,8 @@ void refuse_solve_only_keys(const config::ConfigNode& root, TaskKind task) {
   }
   if (task == TaskKind::dos) {
     if (const auto output = root.find("output"); output && output->is_map()) {
-      if (const auto solution = output->find("solution"); solution && !solution->is_null() && !solution->as_string().empty()) {
+      const auto solution = output->find("solution");
+      if (solution && !solution->is_null() && !solution->as_string().empty()) {
         solution->fail("task dos writes no solution; its results go to dos.csv and output.report");
       }
     }

@@ -124,9 +124,12 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
   }
   result.true_relative_residual =
       rhs_norm > 0 ? result.true_residual_norm / rhs_norm : result.true_residual_norm;
-  result.converged_in_preconditioned_norm_only = task::converged_in_preconditioned_norm_only(
-      config.solver, result.solve, result.true_residual_norm, rhs_norm,
-      every > 0 ? initial_norm : true_residual_norm<Scalar>(A, problem.b, problem.x0));
+  // Only a stop in the preconditioned norm needs the check (and, without a monitor, ||b - A x0||).
+  result.converged_in_preconditioned_norm_only =
+      result.solve.stopping_norm == ResidualNorm::preconditioned &&
+      task::converged_in_preconditioned_norm_only(
+          config.solver, result.solve, result.true_residual_norm, rhs_norm,
+          every > 0 ? initial_norm : true_residual_norm<Scalar>(A, problem.b, problem.x0));
   const bool preconditioned_only = result.converged_in_preconditioned_norm_only;
   result.exit_code = (all_converged && !preconditioned_only) || !config.output.fail_on_no_convergence
                          ? ExitCode::success

@@ -37,8 +37,10 @@ inline std::string sci(double value, int digits = 3) {
 inline double true_residual_target(const ComponentSpec& solver, double rhs_norm, double initial_norm) {
   const YAML::Node written = solver.write();
   const auto number = [&](const char* key) { return written[key] ? written[key].as<double>() : 0.0; };
-  const bool from_initial = written["relative_to"] && written["relative_to"].as<std::string>() == "initial_residual";
-  return std::max(number("relative_tolerance") * (from_initial ? initial_norm : rhs_norm), number("absolute_tolerance"));
+  const bool from_initial =
+      written["relative_to"] && written["relative_to"].as<std::string>() == "initial_residual";
+  return std::max(number("relative_tolerance") * (from_initial ? initial_norm : rhs_norm),
+                  number("absolute_tolerance"));
 }
 
 /// A solve that converged in the preconditioned norm (left-preconditioned GMRES) bounds

@@ -501,9 +501,13 @@ KpmDosResult kpm_dos(const CrsMatrix<Scalar>& H, const KpmParams& params,
   check_hermitian(H, params.hermitian_tolerance);
   KpmDosResult result;
   result.energies = energies;
-  result.bounds = bounds                                         ? *bounds
-                  : params.bounds == KpmBoundsMethod::gershgorin ? gershgorin_bounds(H)
-                                                                 : lanczos_bounds(H, params.lanczos_steps, params.seed ^ 0x5A5A5A5AULL);
+  if (bounds) {
+    result.bounds = *bounds;
+  } else if (params.bounds == KpmBoundsMethod::gershgorin) {
+    result.bounds = gershgorin_bounds(H);
+  } else {
+    result.bounds = lanczos_bounds(H, params.lanczos_steps, params.seed ^ 0x5A5A5A5AULL);
+  }
   result.scaling = KpmScaling::from_bounds(result.bounds, params.safety_margin);
 
   const long long n = H.num_rows();
