@@ -9,8 +9,11 @@
 /// description gets the stencil algorithm instead, untimed. The timed choice can differ between runs when
 /// both algorithms are about equally fast; results then differ by rounding only. Pin the
 /// algorithm for bitwise reproducibility. It re-analyses by itself when it sees a matrix with a
-/// different row_map (pointer or size), so a stale handle is never used; values may change freely
-/// between calls. Not safe for concurrent use from several execution space instances (the
+/// different row_map (allocation or size), so a stale handle is never used: it keeps a reference
+/// to the row_map it analysed, so that allocation cannot be freed and its address handed to
+/// another matrix while the handle lives. Values may change freely between calls; a pattern
+/// rewritten in place, in the same row_map, is a new matrix the handle cannot see (build a new
+/// handle for it). Not safe for concurrent use from several execution space instances (the
 /// merge-path carry workspace is shared). Movable, not copyable.
 
 #include <algorithm>
@@ -171,7 +174,7 @@ class SpmvHandle {
   void analyze(const Matrix& A) { analyze(execution_space(), A); }
   /// As analyze(A), running the analysis kernels on exec.
   void analyze(const execution_space& exec, const Matrix& A) {
-    if (analyzed_ && A.row_map().data() == row_map_data_ && A.num_rows() == num_rows_ &&
+    if (analyzed_ && A.row_map().data() == row_map_.data() && A.num_rows() == num_rows_ &&
         A.num_cols() == num_cols_ && A.nnz() == nnz_ && A.has_stencil() == has_stencil_) {
       return;
     }
@@ -181,7 +184,7 @@ class SpmvHandle {
                      << " matrix that carries no stencil description (build it with a "
                      << "kelp::generators stencil generator or call CrsMatrix::attach_stencil)");
     has_stencil_ = A.has_stencil();
-    row_map_data_ = A.row_map().data();
+    row_map_ = A.row_map();
     num_rows_ = A.num_rows();
     num_cols_ = A.num_cols();
     nnz_ = A.nnz();
@@ -340,7 +343,9 @@ class SpmvHandle {
   bool timed_ = false;
   bool timing_allowed_ = true;
   bool has_stencil_ = false;
-  const offset_type* row_map_data_ = nullptr;
+  // The analysed row_map itself, not its address: held, it cannot be freed and reused by
+  // another matrix's allocation (which would pass for the same pattern).
+  typename Matrix::row_map_type row_map_;
   ordinal_type num_rows_ = 0;
   ordinal_type num_cols_ = 0;
   offset_type nnz_ = 0;

@@ -93,8 +93,13 @@ struct AdaptiveSpmv {
     const Ordinal last = blocks(team.league_rank() + 1);
     const Offset begin = row_map(first);
     const Offset size = row_map(last) - begin;
-    if (size > block_entries || last - first == 1) {  // one row: all lanes share it
+    if (last - first == 1) {  // one row: all lanes share it
       long_row<Dot>(team, first, begin, size, dot);
+    } else if (size > block_entries) {
+      // The analysis makes every block over block_entries a single row, so only blocks of
+      // another pattern (an unmanaged row_map refilled in place) get here: row by row with the
+      // whole team, so that such a block costs speed, never a wrong y.
+      for (Ordinal i = first; i < last; ++i) long_row<Dot>(team, i, row_map(i), row_map(i + 1) - row_map(i), dot);
     } else if (SingleVector && !stage) {
       direct_vector<Dot>(team, first, last, dot);
     } else if (SingleVector) {

@@ -169,6 +169,68 @@ TEST(Spmv, HandleReanalysesWhenThePatternChanges) {
   EXPECT_EQ(handle.statistics().max_row_nnz, 80);  // B has a dense row
 }
 
+// The handle keeps the analysed row_map alive: a freed one's address handed to the next matrix
+// (same shape and nnz, other rows) passed for the same pattern and the adaptive kernel summed
+// a stale block of 256 rows into its first row.
+TEST(Spmv, HandleHoldsTheAnalysedRowMapSoItsAddressCannotComeBack) {
+  kernels::SpmvHandle<CrsMatrix<double>> handle(SpmvAlgorithm::adaptive);
+  auto A = test::random_crs<double>(60, 60, 3, 0, 0);
+  Kokkos::View<double*> x("x", 60), y("y", 60);
+  Kokkos::deep_copy(x, 1.0);
+  const int before = A.row_map().use_count();
+
+  kernels::spmv(handle, SpmvMode::no_transpose, 1.0, A, x, 0.0, y);
+
+  EXPECT_EQ(A.row_map().use_count(), before + 1);
+}
+
+// A pattern rewritten in place (same row_map allocation, same nnz) is invisible to the handle;
+// the adaptive kernel still gives the right product from the old blocks (row by row).
+TEST(Spmv, AdaptiveKernelIsRightWithBlocksOfAPatternRewrittenInPlace) {
+  const int n = 1000, num_cols = 4000;
+  CrsMatrix<double>::row_map_type row_map("row_map", n + 1);
+  CrsMatrix<double>::entries_type entries("entries", 4 * n);
+  CrsMatrix<double>::values_type values("values", 4 * n);
+  // Fills the views: four entries a row (short), or ten rows of 300 and one that takes the rest.
+  const auto fill = [&](bool long_rows) {
+    auto rm = Kokkos::create_mirror_view(row_map);
+    auto e = Kokkos::create_mirror_view(entries);
+    auto v = Kokkos::create_mirror_view(values);
+    long long k = 0;
+    for (int i = 0; i < n; ++i) {
+      int length = long_rows ? (i < 10 ? 300 : 1) : 4;
+      if (long_rows && i == 10) length = 4 * n - (10 * 300 + (n - 11));
+      rm(i) = k;
+      for (int t = 0; t < length; ++t, ++k) {
+        e(k) = (i + 7 * t) % num_cols;
+        v(k) = 1.0 + 0.001 * t;
+      }
+    }
+    rm(n) = k;
+    ASSERT_EQ(k, 4 * n);
+    Kokkos::deep_copy(row_map, rm);
+    Kokkos::deep_copy(entries, e);
+    Kokkos::deep_copy(values, v);
+  };
+  kernels::SpmvHandle<CrsMatrix<double>> handle(SpmvAlgorithm::adaptive);
+  Kokkos::View<double*> x("x", num_cols), y("y", n);
+  const std::vector<double> x_host = test::random_vector<double>(num_cols, 3);
+  Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace>(x_host.data(), x_host.size()));
+  fill(false);
+  kernels::spmv(handle, SpmvMode::no_transpose, 1.0, CrsMatrix<double>(n, num_cols, row_map, entries, values), x,
+                0.0, y);
+
+  fill(true);
+  const CrsMatrix<double> B(n, num_cols, row_map, entries, values);
+  test::poison(y);
+  kernels::spmv(handle, SpmvMode::no_transpose, 1.0, B, x, 0.0, y);
+
+  const auto expected = test::reference_spmv(SpmvMode::no_transpose, 1.0, test::to_host_crs(B), x_host, 0.0,
+                                              std::vector<double>(n));
+  const auto computed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(computed(i), expected[i], 1e-12 * (1 + std::abs(expected[i]))) << "row " << i;
+}
+
 TEST(Spmv, AutomaticHandleTimesBothAlgorithmsOnceOnHostMatricesAboveTheThreshold) {
   using Matrix = CrsMatrix<double>;
   Matrix large = generators::laplace3d<double>(20, 20, 20);  // 7.6e4 nnz >= threshold
