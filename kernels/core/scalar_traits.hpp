@@ -40,8 +40,16 @@ struct ScalarTraits<Kokkos::complex<Real>> {
   KOKKOS_INLINE_FUNCTION static Scalar conj(Scalar x) { return Scalar(x.real(), -x.imag()); }
   KOKKOS_INLINE_FUNCTION static Real real(Scalar x) { return x.real(); }
   KOKKOS_INLINE_FUNCTION static Real imag(Scalar x) { return x.imag(); }
+  /// |x| scaled by the larger part, as hypot: re^2 + im^2 itself underflows to 0 below about
+  /// 1e-154 and overflows above 1e154 (in double), which made a batched LU call a complex
+  /// matrix scaled by 1e-170 singular. inf and NaN parts give inf or NaN.
   KOKKOS_INLINE_FUNCTION static Real abs(Scalar x) {
-    return Kokkos::Experimental::sqrt(x.real() * x.real() + x.imag() * x.imag());
+    const Real a = x.real() < 0 ? -x.real() : x.real();
+    const Real b = x.imag() < 0 ? -x.imag() : x.imag();
+    const Real big = a > b ? a : b, small = a > b ? b : a;
+    if (!(big > 0) || big - big != Real(0)) return a + b;  // zero, inf or NaN
+    const Real ratio = small / big;
+    return big * Kokkos::Experimental::sqrt(Real(1) + ratio * ratio);
   }
   KOKKOS_INLINE_FUNCTION static Real abs2(Scalar x) {
     return x.real() * x.real() + x.imag() * x.imag();

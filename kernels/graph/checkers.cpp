@@ -92,11 +92,16 @@ GraphCheck check_mis2(const HostGraph& g, const std::vector<Ordinal>& vertices) 
   }
   // closed[w] = set vertices in w's closed neighbourhood; two set vertices within distance 2
   // share a closed neighbourhood (one of them, or the vertex between them).
+  // An edge stored twice must not count its set vertex twice: seen[u] = the last w that counted u.
   std::vector<Ordinal> closed(static_cast<std::size_t>(n), 0);
+  std::vector<Ordinal> seen(static_cast<std::size_t>(n), -1);
   for (Ordinal w = 0; w < n; ++w) {
     closed[w] = in_set[w];
     for (Offset k = g.row_map[w]; k < g.row_map[w + 1]; ++k) {
-      if (g.entries[k] != w) closed[w] += in_set[g.entries[k]];
+      const Ordinal u = g.entries[k];
+      if (u == w || !in_set[u] || seen[u] == w) continue;
+      seen[u] = w;
+      ++closed[w];
     }
     if (closed[w] > 1) {
       std::ostringstream message;

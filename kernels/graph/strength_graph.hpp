@@ -12,10 +12,14 @@ namespace kelp::kernels {
 
 /// The graph of the strong off-diagonal connections of a square matrix A:
 ///   (i, j), i != j, is kept when |a_ij|^2 >= theta^2 |a_ii| |a_jj|
-/// (the symmetric criterion of smoothed aggregation, Vanek, Mandel and Brezina 1996). theta = 0
+/// (the symmetric criterion of smoothed aggregation, Vanek, Mandel and Brezina 1996), evaluated
+/// as |a_ij| >= theta sqrt(|a_ii|) sqrt(|a_jj|) so that it holds for A scaled by any factor
+/// (the squares under- or overflowed near 1e+-154 and every entry became strong). theta = 0
 /// keeps every off-diagonal entry: the graph of A without self loops.
 ///
-/// [in] A: square matrix; duplicate diagonal entries are summed; rows keep their order.
+/// [in] A: square matrix; duplicate diagonal entries are summed; rows keep their order. A
+/// duplicated off-diagonal entry is judged one stored copy at a time (for the criterion on
+/// their sum, assemble A without duplicates: crs_from_coo sums them).
 /// [in] theta: threshold in [0, 1).
 /// For a symmetric A the result is symmetric; for a nonsymmetric one it may not be (symmetrize()
 /// it before coloring or aggregating). Cost: three passes over A, no sort.
@@ -32,7 +36,8 @@ Graph<Device> strength_graph(const CrsMatrix<Scalar, Ordinal, Offset, Device>& A
   const auto entries = A.entries();
   const auto values = A.values();
   const Ordinal n = A.num_rows();
-  const Mag theta2 = static_cast<Mag>(theta * theta);
+  const Mag theta_m = static_cast<Mag>(theta);
+  // sqrt(|a_ii|): the criterion's factors, each within range whatever A's scale.
   Kokkos::View<Mag*, Device> diagonal(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::kernels::strength_graph::diagonal"), n);
   Kokkos::parallel_for(
       "kelp::kernels::strength_graph::diagonal", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const Ordinal i) {
@@ -40,11 +45,11 @@ Graph<Device> strength_graph(const CrsMatrix<Scalar, Ordinal, Offset, Device>& A
         for (Offset k = row_map(i); k < row_map(i + 1); ++k) {
           if (entries(k) == i) d += values(k);
         }
-        diagonal(i) = ScalarTraits<Scalar>::abs(d);
+        diagonal(i) = Kokkos::Experimental::sqrt(ScalarTraits<Scalar>::abs(d));
       });
   const auto strong = KOKKOS_LAMBDA(const Ordinal i, const Offset k) {
     const Ordinal j = entries(k);
-    return j != i && ScalarTraits<Scalar>::abs2(values(k)) >= theta2 * diagonal(i) * diagonal(j);
+    return j != i && ScalarTraits<Scalar>::abs(values(k)) >= theta_m * diagonal(i) * diagonal(j);
   };
   Kokkos::View<Offset*, Device> out_row_map("kelp::kernels::strength_graph::row_map", n + 1);
   Kokkos::parallel_for(

@@ -726,7 +726,7 @@ TEST(Kpm, RejectsNonHermitianMatrixNamingTheEntry) {
                                                  "a(1, 2) = (0, 1) but conj(a(2, 1)) = (0, -1)");
   // A Hermitian matrix whose entries overflow the modulus: named as too large, not "not Hermitian".
   const auto huge = crs_from_coo<Complex>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1},
-                                          {Complex(1), Complex(1e308, 1e308), Complex(1e308, -1e308), Complex(1)});
+                                          {Complex(1), Complex(1.5e308, 1.5e308), Complex(1.5e308, -1.5e308), Complex(1)});
   test::expect_throw_containing<InvalidArgument>([&] { solvers::kpm_dos(huge, params, {0.0}); },
                                                  "is not finite or too large for double arithmetic");
 }

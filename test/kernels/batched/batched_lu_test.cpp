@@ -132,6 +132,56 @@ TYPED_TEST(BatchedLu, IllConditionedProblemsAreSolvedBackwardStably) {
   }
 }
 
+// The pivot search compares moduli: a complex modulus from re^2 + im^2 was 0 for a matrix scaled
+// by 2^-600 (every pivot "zero": status 1) and inf for 2^600 (no row ever beat the first: the
+// pivoting was lost). Scaling by a power of two is exact, so the scaled problem must give the
+// unscaled one's solution bit for bit.
+TYPED_TEST(BatchedLu, ScaledProblemsNeitherUnderflowNorOverflowThePivotSearch) {
+  using S = TypeParam;
+  using M = typename ScalarTraits<S>::magnitude_type;
+  const int e = std::is_same<M, float>::value ? 76 : 600;  // 2^(2e) leaves the exponent range
+  std::mt19937 rng(41);
+  const auto solve = [](Mode mode, const std::vector<EMatrix<S>>& a, const std::vector<EVector<S>>& b, int n) {
+    auto A = to_batch<S>(a, n, n);
+    auto B = to_batch<S>(b, n);
+    batched::BatchPivots<> piv("piv", kBatch, n);
+    batched::BatchStatus<> status("status", kBatch);
+    Kokkos::deep_copy(status, 99);
+    batched::lu_factor_solve(mode, A, piv, B, status);
+    return std::make_pair(host_status(status), B);
+  };
+  for (const Mode mode : all_modes()) {
+    for (const int n : {1, 3, 8}) {
+      std::vector<EMatrix<S>> a;
+      std::vector<EVector<S>> b;
+      for (int p = 0; p < kBatch; ++p) {
+        a.push_back(random_matrix<S>(n, n, rng));
+        b.push_back(random_matrix<S>(n, 1, rng));
+      }
+      const auto unscaled = solve(mode, a, b, n);
+      ASSERT_EQ(unscaled.first, std::vector<int>(kBatch, 0));
+      for (const int sign : {-1, 1}) {
+        const M scale = static_cast<M>(std::ldexp(1.0, sign * e));
+        std::vector<EMatrix<S>> as;
+        std::vector<EVector<S>> bs;
+        for (int p = 0; p < kBatch; ++p) {
+          as.push_back(EMatrix<S>(a[p] * scale));
+          bs.push_back(EVector<S>(b[p] * scale));
+        }
+        const auto scaled = solve(mode, as, bs, n);
+        const std::string what = std::string(batched::to_string(mode)) + " n " + std::to_string(n) + " 2^" +
+                                 std::to_string(sign * e);
+        EXPECT_EQ(scaled.first, std::vector<int>(kBatch, 0)) << what;
+        for (int p = 0; p < kBatch; ++p) {
+          EXPECT_EQ(relative_difference(EVector<S>(problem(scaled.second, p)), EVector<S>(problem(unscaled.second, p))),
+                    0.0)
+              << what << " problem " << p;
+        }
+      }
+    }
+  }
+}
+
 TYPED_TEST(BatchedLu, FusedFactorSolveEqualsTheTwoKernels) {
   using S = TypeParam;
   std::mt19937 rng(22);

@@ -10,6 +10,7 @@
 #include "test/support/dense.hpp"
 #include "test/support/poison.hpp"
 #include "test/support/random_matrices.hpp"
+#include "test/support/scalar_values.hpp"
 
 namespace kelp::blas1_test {
 namespace {
@@ -139,6 +140,25 @@ TYPED_TEST(Blas1Typed, Nrm2NeitherUnderflowsNorOverflows) {
   x[3] = test::nan_scalar<S>();
   EXPECT_TRUE(std::isnan(kernels::nrm2(test::vector_from(x))));
   EXPECT_EQ(kernels::nrm2(Kokkos::View<S*>("zeros", 7)), M(0));
+}
+
+// nrminf takes moduli: for complex entries re^2 + im^2 under- or overflowed (0 or inf for
+// 3e-200 + 4e-200i and 3e200 + 4e200i); ScalarTraits::abs now scales by the larger part.
+TYPED_TEST(Blas1Typed, NrminfAndAbsNeitherUnderflowNorOverflow) {
+  using S = TypeParam;
+  using M = Mag<S>;
+  for (const int e : {std::numeric_limits<M>::max_exponent - 4, std::numeric_limits<M>::min_exponent + 10, 0}) {
+    const M scale = static_cast<M>(std::ldexp(1.0, e));
+    const S x = test::scalar_of<S>(3, 4) * scale;
+    const M expected = (ScalarTraits<S>::is_complex ? M(5) : M(3)) * scale;
+    EXPECT_NEAR(ScalarTraits<S>::abs(x) / scale, expected / scale, tol<S>()) << "2^" << e;
+    const std::vector<S> v = {S(0), -x, x * M(0.5)};
+    EXPECT_NEAR(kernels::nrminf(test::vector_from(v)) / scale, expected / scale, tol<S>()) << "2^" << e;
+  }
+  const M inf = std::numeric_limits<M>::infinity();
+  EXPECT_EQ(ScalarTraits<S>::abs(S(-inf)), inf);
+  EXPECT_TRUE(std::isnan(ScalarTraits<S>::abs(test::nan_scalar<S>())));
+  EXPECT_EQ(ScalarTraits<S>::abs(S(0)), M(0));
 }
 
 TYPED_TEST(Blas1Typed, AxpbyUpdateScalMatchReferenceAndIgnorePoisonedOutputs) {

@@ -71,6 +71,11 @@ TEST(GraphCheckers, Mis2RejectsDependentNonMaximalAndMalformedSets) {
   EXPECT_FALSE(kernels::is_mis2(g, view_of({0, 0, 3})));
   EXPECT_FALSE(kernels::is_mis2(g, view_of({0, 6})));
   EXPECT_FALSE(kernels::is_mis2(g, view_of({0, 1})));  // adjacent
+  // Edges stored twice (legal input for the kernels): one set vertex is still one.
+  const auto doubled = graph_from({{1, 1}, {0, 0, 2}, {1, 3, 3}, {2, 2, 4}, {3, 5}, {4, 4}});
+  EXPECT_TRUE(kernels::is_mis2(doubled, view_of({0, 3})));
+  EXPECT_TRUE(kernels::is_mis2(doubled, view_of({1, 4})));
+  EXPECT_FALSE(kernels::is_mis2(doubled, view_of({0, 2, 5})));
 }
 
 TEST(GraphCheckers, AggregationRejectsDisconnectedEmptyAndOutOfRangeAggregates) {
@@ -151,6 +156,23 @@ TEST(GraphPatterns, StrengthGraphOfAComplexMatrix) {
 
   EXPECT_EQ(test::rows_of(kernels::strength_graph(A, 0.2)), (std::vector<std::vector<Ordinal>>{{1}, {0}}));
   EXPECT_EQ(test::rows_of(kernels::strength_graph(A, 0.3)), (std::vector<std::vector<Ordinal>>{{}, {}}));
+}
+
+// The criterion holds for A scaled by any factor: its squares under- or overflowed at 1e-170
+// and 1e170, where inf >= inf and 0 >= 0 made every weak entry strong.
+TEST(GraphPatterns, StrengthGraphIsScaleInvariant) {
+  using C = Kokkos::complex<double>;
+  for (const double scale : {1.0, 1e-170, 1e170, 1e-300, 1e300}) {
+    // a_01 = 0.1: weak for theta = 0.5 (0.1 < 0.5); a_12 = 0.6: strong (0.6 >= 0.5).
+    const auto A = test::crs_from_dense<double>({{scale, 0.1 * scale, 0}, {0.1 * scale, scale, 0.6 * scale},
+                                                 {0, 0.6 * scale, scale}});
+    const auto Z = crs_from_coo<C>(2, 2, std::vector<Ordinal>{0, 0, 1, 1}, std::vector<Ordinal>{0, 1, 0, 1},
+                                   std::vector<C>{C(scale, 0), C(0, 0.1 * scale), C(0, -0.1 * scale), C(0, scale)});
+    EXPECT_EQ(test::rows_of(kernels::strength_graph(A, 0.5)), (std::vector<std::vector<Ordinal>>{{}, {2}, {1}}))
+        << scale;
+    EXPECT_EQ(test::rows_of(kernels::strength_graph(Z, 0.5)), (std::vector<std::vector<Ordinal>>{{}, {}})) << scale;
+    EXPECT_EQ(test::rows_of(kernels::strength_graph(Z, 0.05)), (std::vector<std::vector<Ordinal>>{{1}, {0}})) << scale;
+  }
 }
 
 TEST(GraphPatterns, CoarseGraphOfAPathOfThreeAggregates) {
