@@ -262,8 +262,8 @@ inline void agree_on_entries(MPI_Comm comm, const std::string& path, const io::M
 
 /// Reads a Matrix Market coordinate file (plain or gzip) distributed over `comm`: this rank's
 /// rows under `rows` as LocalRows (global column indices, rows sorted by column, duplicates
-/// summed, explicit zeros kept, symmetric kinds expanded, pattern entries 1), equal bitwise to
-/// the same rows of kelp::io::read_matrix_market<Scalar>.
+/// summed, explicit zeros kept, symmetric kinds expanded, pattern entries 1 even when listed
+/// twice), equal bitwise to the same rows of kelp::io::read_matrix_market<Scalar>.
 ///
 /// Collective: every rank calls it with the same path and partitions.
 /// @tparam Scalar  float, double or Kokkos::complex<double> (complex files need a complex Scalar)
@@ -397,8 +397,10 @@ LocalRows<Scalar> read_matrix_market(const std::string& path, MPI_Comm comm, con
   const auto received = impl::send_to_row_owners(comm, rows, triplets);
   std::vector<impl::Triplet<Scalar>>().swap(triplets);
 
-  // 5. Assemble this rank's rows.
-  return impl::assemble_local_rows(rows, cols, rank, received);
+  // 5. Assemble this rank's rows; a pattern entry listed twice is still 1, as in the serial reader.
+  LocalRows<Scalar> local = impl::assemble_local_rows(rows, cols, rank, received);
+  if (info.field == io::MatrixMarketField::pattern) std::fill(local.values.begin(), local.values.end(), Scalar(1));
+  return local;
 }
 
 /// read_matrix_market with rows balanced by count (RowPartition::balanced) and the columns

@@ -144,6 +144,7 @@ bool parse_real_fortran(const char*& p, double& value) {
   }
   if (!has_fortran_exponent) return false;
   const char* first = text[0] == '+' ? text + 1 : text;
+  if (first != text && *first == '-') return false;  // a sign after a sign, as in +-5d0
   const auto result = std::from_chars(first, text + length, value);
   if (result.ec != std::errc() || result.ptr != text + length) return false;
   p = last;
@@ -199,17 +200,39 @@ inline bool parse_real_fast(const char*& p, double& value) {
   return true;
 }
 
+/// What parse_real made of a token.
+enum class RealToken {
+  number,        ///< value set, p advanced past the token
+  malformed,     ///< not a number; p left at the token
+  out_of_range,  ///< a decimal beyond double's range (overflow or total underflow); p left
+};
+
 /// Parses one whole real-number token at p (before end) and advances p past it: the fast
 /// path above, else std::from_chars, else Fortran exponents.
-inline bool parse_real(const char*& p, const char* end, double& value) {
-  if (parse_real_fast(p, value)) return true;
+inline RealToken parse_real(const char*& p, const char* end, double& value) {
+  if (parse_real_fast(p, value)) return RealToken::number;
   const char* first = *p == '+' ? p + 1 : p;
+  if (first != p && *first == '-') return RealToken::malformed;  // from_chars would take -5 of +-5
   const auto result = std::from_chars(first, end, value);
-  if (result.ec == std::errc() && is_separator(*result.ptr)) {
-    p = result.ptr;
-    return true;
+  if (result.ptr != first && is_separator(*result.ptr)) {
+    if (result.ec == std::errc()) {
+      p = result.ptr;
+      return RealToken::number;
+    }
+    if (result.ec == std::errc::result_out_of_range) return RealToken::out_of_range;
   }
-  return parse_real_fortran(p, value);
+  return parse_real_fortran(p, value) ? RealToken::number : RealToken::malformed;
+}
+
+/// Why the decimal at [token, token_end) is out of double's range: too large, or so small that
+/// it would read as zero (both are errors: the file's value cannot be kept).
+std::string out_of_range_reason(const char* token, const char* token_end) {
+  const std::string text(token, token_end);
+  const double nearest = std::strtod(text.c_str(), nullptr);  // +-HUGE_VAL or (+-)0 with ERANGE
+  return std::abs(nearest) > 1
+             ? "value " + quoted(token, token_end) + " overflows double (largest 1.8e308)"
+             : "value " + quoted(token, token_end) +
+                   " underflows double (smallest 4.9e-324): it would read as 0";
 }
 
 std::string lowercase(std::string_view word) {
@@ -594,15 +617,24 @@ inline void parse_values(const char*& p, const char* end, double& real, double& 
     if (at_line_end(p)) fail(std::string("missing value (field is ") + to_string(Field) + ")");
     if constexpr (Field == MatrixMarketField::integer) {
       std::int64_t integer = 0;
+      const char* token = p;
       if (!parse_integer(p, integer)) {
         fail("expected an integer value (field is integer), found " +
              quoted(p, token_end(p)));
+      }
+      // Beyond 2^53 a double holds only every second integer (or fewer): the value would change.
+      constexpr std::int64_t exact = std::int64_t(1) << 53;
+      if (integer > exact || integer < -exact) {
+        fail("integer value " + quoted(token, p) +
+             " is beyond 2^53 = 9007199254740992, where double no longer holds every integer");
       }
       real = static_cast<double>(integer);
     } else {
       constexpr const char* real_part = Field == MatrixMarketField::complex ? " (real part)" : "";
       const char* token = p;
-      if (!parse_real(p, end, real)) {
+      const RealToken parsed = parse_real(p, end, real);
+      if (parsed == RealToken::out_of_range) fail(out_of_range_reason(token, token_end(p)) + real_part);
+      if (parsed == RealToken::malformed) {
         fail(std::string("expected a real number") + real_part + ", found " +
              quoted(p, token_end(p)));
       }
@@ -613,7 +645,11 @@ inline void parse_values(const char*& p, const char* end, double& real, double& 
           fail("missing imaginary part (field is complex: expected 'real imag')");
         }
         token = p;
-        if (!parse_real(p, end, imag)) {
+        const RealToken parsed_imag = parse_real(p, end, imag);
+        if (parsed_imag == RealToken::out_of_range) {
+          fail(out_of_range_reason(token, token_end(p)) + " (imaginary part)");
+        }
+        if (parsed_imag == RealToken::malformed) {
           fail("expected a real number (imaginary part), found " + quoted(p, token_end(p)));
         }
         if (!std::isfinite(imag)) fail_non_finite(token, p, " (imaginary part)", fail);
@@ -1120,6 +1156,10 @@ MatrixMarketArray read_matrix_market_array(const std::string& path) {
     for (std::size_t k = 0; k < coo.rows.size(); ++k) {
       const std::size_t position = static_cast<std::size_t>(coo.rows[k]) +
                                    static_cast<std::size_t>(coo.cols[k]) * num_rows;
+      if (info.field == MatrixMarketField::pattern) {  // a pattern entry is 1, listed once or twice
+        array.real_values[position] = 1.0;
+        continue;
+      }
       array.real_values[position] += coo.real_values[k];
       if (!coo.imag_values.empty()) array.imag_values[position] += coo.imag_values[k];
     }

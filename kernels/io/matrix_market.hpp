@@ -322,8 +322,21 @@ void require_symmetry(const HostMatrix& A, MatrixMarketSymmetry symmetry, const 
   const auto by_position = [](const Triplet& a, const Triplet& b) {
     return a.row < b.row || (a.row == b.row && a.col < b.col);
   };
-  std::sort(lower.begin(), lower.end(), by_position);
-  std::sort(upper_transposed.begin(), upper_transposed.end(), by_position);
+  // Duplicates count as their sum (what a reader makes of them): merge each list's runs.
+  const auto sort_and_merge = [&](std::vector<Triplet>& list) {
+    std::stable_sort(list.begin(), list.end(), by_position);
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (out > 0 && list[out - 1].row == list[k].row && list[out - 1].col == list[k].col) {
+        list[out - 1].value += list[k].value;
+      } else {
+        list[out++] = list[k];
+      }
+    }
+    list.resize(out);
+  };
+  sort_and_merge(lower);
+  sort_and_merge(upper_transposed);
   const std::size_t num_pairs = std::min(lower.size(), upper_transposed.size());
   for (std::size_t k = 0; k <= num_pairs; ++k) {
     const bool have_lower = k < lower.size();
@@ -352,12 +365,23 @@ void require_symmetry(const HostMatrix& A, MatrixMarketSymmetry symmetry, const 
   }
 }
 
+/// Throws InvalidArgument naming entry name(i, j) = v unless v is finite: Kelp's reader refuses
+/// nan and inf, so a file holding them could not be read back.
+template <class Scalar>
+void require_finite_entry(const Scalar& v, long long i, long long j, const char* function, const char* name) {
+  KELP_REQUIRE(ScalarTraits<Scalar>::is_finite(v), InvalidArgument,
+               function << ": " << name << "(" << i << ", " << j << ") = " << v
+                        << " is not finite (0-based indices); Matrix Market files hold finite numbers "
+                        << "only (the reader refuses nan and inf), so nothing was written");
+}
+
 }  // namespace impl
 
 /// Reads a Matrix Market file into a CrsMatrix on Device.
 ///
 /// A = the matrix of the file in full storage (symmetric kinds expanded), duplicates summed,
-/// explicit zeros kept, rows sorted by column (see crs_from_coo). Pattern entries are 1.
+/// explicit zeros kept, rows sorted by column (see crs_from_coo). Pattern entries are 1, also
+/// where the file lists one twice.
 /// Integer and real files read into any Scalar; complex files only into a complex Scalar.
 /// An array-format file becomes a CRS matrix with all rows * cols entries.
 /// Memory: the host triplets (~24 bytes per entry) plus crs_from_coo's work space.
@@ -407,9 +431,13 @@ CrsMatrix<Scalar, OrdinalT, OffsetT, Device> read_matrix_market(const std::strin
     const auto rows = impl::take_indices<OrdinalT>(coo.rows);
     const auto cols = impl::take_indices<OrdinalT>(coo.cols);
     const auto values = impl::take_values<Scalar>(coo.real_values, coo.imag_values);
-    return crs_from_coo<Scalar, OrdinalT, OffsetT, Device>(static_cast<OrdinalT>(info.num_rows),
-                                                           static_cast<OrdinalT>(info.num_cols),
-                                                           rows, cols, values);
+    auto A = crs_from_coo<Scalar, OrdinalT, OffsetT, Device>(static_cast<OrdinalT>(info.num_rows),
+                                                             static_cast<OrdinalT>(info.num_cols),
+                                                             rows, cols, values);
+    // A pattern file says where the entries are, not what they sum to: an entry listed twice
+    // is still 1 (crs_from_coo summed it to 2).
+    if (info.field == MatrixMarketField::pattern) Kokkos::deep_copy(A.values(), Scalar(1));
+    return A;
   } catch (const std::bad_alloc&) {
     KELP_THROW(NotSupported, path << ":" << info.size_line << ": out of memory while assembling "
                                   << "the " << info.num_rows << " x " << info.num_cols
@@ -422,7 +450,7 @@ CrsMatrix<Scalar, OrdinalT, OffsetT, Device> read_matrix_market(const std::strin
 /// Reads a Matrix Market file into a dense column-major multi-vector X on Device.
 ///
 /// X(i, j) = value (i, j) of the file (array format as stored; coordinate files scattered with
-/// duplicates summed and absent entries zero; symmetric kinds expanded).
+/// duplicates summed and absent entries zero, pattern entries 1; symmetric kinds expanded).
 /// @tparam Scalar  float, double or Kokkos::complex<double>
 /// @param[in] path  file name (plain or gzip)
 /// @throws FileError for an unreadable or malformed file, InvalidArgument for a complex file
@@ -489,7 +517,8 @@ struct MatrixMarketWriteOptions {
 /// @param[in] A        matrix on any device (copied to the host)
 /// @param[in] options  symmetry to declare (verified) and a comment
 /// @throws FileError when the file cannot be written (the old file stays untouched),
-///         InvalidArgument when A lacks the requested symmetry
+///         InvalidArgument when A lacks the requested symmetry (duplicates count as their sum)
+///         or holds a value that is not finite (nothing is written)
 template <class Scalar, class OrdinalT, class OffsetT, class Device>
 void write_matrix_market(const std::string& path,
                          const CrsMatrix<Scalar, OrdinalT, OffsetT, Device>& A,
@@ -501,11 +530,16 @@ void write_matrix_market(const std::string& path,
   KELP_REQUIRE(symmetry != MatrixMarketSymmetry::hermitian || complex_scalar, InvalidArgument,
                function << ": symmetry hermitian needs a complex Scalar (Matrix Market allows it "
                         << "only with field complex); use symmetric for a real matrix");
-  if (symmetry != MatrixMarketSymmetry::general) impl::require_symmetry(H, symmetry, function);
-
   const auto& row_map = H.row_map();
   const auto& entries = H.entries();
   const auto& values = H.values();
+  for (OrdinalT i = 0; i < H.num_rows(); ++i) {
+    for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+      impl::require_finite_entry(values(k), i, entries(k), function, "A");
+    }
+  }
+  if (symmetry != MatrixMarketSymmetry::general) impl::require_symmetry(H, symmetry, function);
+
   // General: everything. Others: lower triangle; skew-symmetric leaves out its zero diagonal.
   const auto keep = [symmetry](OrdinalT i, OrdinalT j) {
     if (symmetry == MatrixMarketSymmetry::general) return true;
@@ -544,7 +578,8 @@ void write_matrix_market(const std::string& path,
 /// @param[in] path     target file name
 /// @param[in] X        rank-1 or rank-2 view on any device (copied to the host)
 /// @param[in] comment  written after the banner, each line prefixed with '%'
-/// @throws FileError when the file cannot be written (the old file stays untouched)
+/// @throws FileError when the file cannot be written (the old file stays untouched),
+///         InvalidArgument when X holds a value that is not finite (nothing is written)
 template <class View>
 void write_dense_matrix_market(const std::string& path, const View& X,
                                const std::string& comment = "") {
@@ -555,6 +590,19 @@ void write_dense_matrix_market(const std::string& path, const View& X,
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
   const std::int64_t num_rows = static_cast<std::int64_t>(X.extent(0));
   const std::int64_t num_cols = View::rank == 2 ? static_cast<std::int64_t>(X.extent(1)) : 1;
+  const auto at = [&](std::int64_t i, std::int64_t j) -> Scalar {
+    if constexpr (View::rank == 2) {
+      return host(i, j);
+    } else {
+      (void)j;
+      return host(i);
+    }
+  };
+  for (std::int64_t j = 0; j < num_cols; ++j) {
+    for (std::int64_t i = 0; i < num_rows; ++i) {
+      impl::require_finite_entry(at(i, j), i, j, "kelp::io::write_dense_matrix_market", "X");
+    }
+  }
 
   impl::MatrixMarketSink sink(path, "kelp::io::write_dense_matrix_market");
   sink.write_header(MatrixMarketFormat::array,
@@ -562,12 +610,7 @@ void write_dense_matrix_market(const std::string& path, const View& X,
                     MatrixMarketSymmetry::general, comment, num_rows, num_cols, -1);
   for (std::int64_t j = 0; j < num_cols; ++j) {
     for (std::int64_t i = 0; i < num_rows; ++i) {
-      Scalar v;
-      if constexpr (View::rank == 2) {
-        v = host(i, j);
-      } else {
-        v = host(i);
-      }
+      const Scalar v = at(i, j);
       if constexpr (complex_scalar) {
         sink.write_value(static_cast<double>(v.real()), static_cast<double>(v.imag()));
       } else {

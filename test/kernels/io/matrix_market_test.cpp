@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -171,6 +172,24 @@ TEST(MatrixMarket, ReadsPatternEntriesAsOne)
 
   expect_matrix_eq(general, {{1, 0}, {1, 0}, {0, 1}});
   expect_matrix_eq(symmetric, {{0, 1, 1}, {1, 0, 0}, {1, 0, 1}});
+}
+
+TEST(MatrixMarket, PatternEntryListedTwiceIsStillOne)
+{
+  // A real file sums its duplicates; a pattern file has no values to sum: (2,1) is listed
+  // twice and (1,1) three times, and both are 1.
+  TempDir dir;
+  write_bytes(dir.file("p.mtx"), "%%MatrixMarket matrix coordinate pattern general\n"
+                                 "2 2 6\n2 1\n1 1\n2 1\n1 1\n1 1\n2 2\n");
+
+  const auto A = io::read_matrix_market<double>(dir.file("p.mtx"));
+  const auto Z = io::read_matrix_market<Complex>(dir.file("p.mtx"));
+  const auto X = io::read_dense_matrix_market<double>(dir.file("p.mtx"));
+
+  expect_matrix_eq(A, {{1, 0}, {1, 1}});
+  expect_matrix_eq(Z, {{Complex(1), Complex(0)}, {Complex(1), Complex(1)}});
+  expect_dense_view_eq(X, {{1, 0}, {1, 1}});
+  EXPECT_EQ(A.nnz(), 3);
 }
 
 TEST(MatrixMarket, ReadsArrayFilesColumnMajor)
@@ -412,7 +431,11 @@ const MalformedCase malformed_cases[] = {
     {"complex_nan_imaginary.mtx", "complex_nan_imaginary.mtx:4: entry 2: non-finite value 'NaN' (imaginary part); Kelp reads only finite numbers"},
     {"complex_inf_real.mtx", "complex_inf_real.mtx:3: entry 1: non-finite value 'Infinity' (real part); Kelp reads only finite numbers"},
     {"array_nan.mtx", "array_nan.mtx:4: value 2 (row 2, column 1): non-finite value 'nan'; Kelp reads only finite numbers"},
-    {"overflowing_value.mtx", "overflowing_value.mtx:3: entry 1: expected a real number, found '1e999'"},
+    {"overflowing_value.mtx", "overflowing_value.mtx:3: entry 1: value '1e999' overflows double (largest 1.8e308)"},
+    {"underflowing_value.mtx", "underflowing_value.mtx:3: entry 1: value '1e-400' underflows double (smallest 4.9e-324): it would read as 0"},
+    {"complex_overflowing_imaginary.mtx", "complex_overflowing_imaginary.mtx:3: entry 1: value '-2e400' overflows double (largest 1.8e308) (imaginary part)"},
+    {"double_sign_value.mtx", "double_sign_value.mtx:4: entry 2: expected a real number, found '+-5'"},
+    {"integer_beyond_2_53.mtx", "integer_beyond_2_53.mtx:3: entry 1: integer value '9007199254740993' is beyond 2^53 = 9007199254740992, where double no longer holds every integer"},
     // Size lines beyond what the file or the index types can hold fail on the size line.
     {"huge_entry_count.mtx", "huge_entry_count.mtx:2: the size line declares 3 x 3 with 4000000000 entries, but the file has only 77 bytes and a real entry takes at least 6 bytes ('1 1 0' and a line break): at most 13 entries fit; wrong size line?"},
     {"pattern_entry_count_beyond_file.mtx", "pattern_entry_count_beyond_file.mtx:3: the size line declares 3 x 3 with 100 entries, but the file has only 111 bytes and a pattern entry takes at least 4 bytes ('1 1' and a line break): at most 28 entries fit"},
@@ -680,6 +703,57 @@ TEST(MatrixMarket, SymmetricWriteOfNonSymmetricMatrixThrowsAndKeepsOldFile)
 
   EXPECT_EQ(test::read_file(dir.file("a.mtx")), "old content\n");
   EXPECT_EQ(test::count_entries(dir.path()), 1u);
+}
+
+// Duplicates count as their sum, as the reader sums them: A(0, 1) stored as 1 + 2 mirrors
+// A(1, 0) = 3. And a matrix or vector holding nan or inf is refused with its position, the
+// old file kept: the reader would refuse what the writer wrote.
+TEST(MatrixMarket, WriterSumsDuplicatesForTheSymmetryCheckAndRefusesNonFiniteValues)
+{
+  TempDir dir;
+  const auto with_duplicates = [](std::vector<long long> rows, std::vector<int> cols, std::vector<double> values) {
+    CrsMatrix<double>::row_map_type row_map("row_map", 3);
+    CrsMatrix<double>::entries_type entries("entries", cols.size());
+    CrsMatrix<double>::values_type vals("values", values.size());
+    auto r = Kokkos::create_mirror_view(row_map);
+    auto e = Kokkos::create_mirror_view(entries);
+    auto v = Kokkos::create_mirror_view(vals);
+    for (std::size_t i = 0; i < rows.size(); ++i) r(i) = rows[i];
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      e(k) = cols[k];
+      v(k) = values[k];
+    }
+    Kokkos::deep_copy(row_map, r);
+    Kokkos::deep_copy(entries, e);
+    Kokkos::deep_copy(vals, v);
+    return CrsMatrix<double>(2, 2, row_map, entries, vals);
+  };
+  io::MatrixMarketWriteOptions symmetric;
+  symmetric.symmetry = MatrixMarketSymmetry::symmetric;
+  // Rows: 0: (0,1)=1, (0,1)=2; 1: (1,0)=3.
+  io::write_matrix_market(dir.file("s.mtx"), with_duplicates({0, 2, 3}, {1, 1, 0}, {1, 2, 3}), symmetric);
+  expect_matrix_eq(io::read_matrix_market<double>(dir.file("s.mtx")), {{0, 3}, {3, 0}});
+  test::expect_throw_containing<InvalidArgument>(
+      [&] {
+        io::write_matrix_market(dir.file("s.mtx"), with_duplicates({0, 2, 3}, {1, 1, 0}, {1, 1, 3}), symmetric);
+      },
+      "A is not symmetric: A(1, 0) = 3 but A(0, 1) = 2 (0-based indices)");
+
+  write_bytes(dir.file("a.mtx"), "old content\n");
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { io::write_matrix_market(dir.file("a.mtx"), crs_from_coo<double>(2, 2, {0, 1}, {1, 0}, {1, nan})); },
+      "kelp::io::write_matrix_market: A(1, 0) = nan is not finite (0-based indices); Matrix Market files hold "
+      "finite numbers only");
+  test::expect_throw_containing<InvalidArgument>(
+      [&] { io::write_matrix_market(dir.file("a.mtx"), crs_from_coo<Complex>(2, 2, {1}, {1}, {Complex(0, inf)})); },
+      "A(1, 1) = (0,inf) is not finite");
+  Kokkos::View<double**, Kokkos::LayoutLeft> X("X", 3, 2);
+  Kokkos::deep_copy(Kokkos::subview(X, 2, 1), -inf);
+  test::expect_throw_containing<InvalidArgument>([&] { io::write_dense_matrix_market(dir.file("a.mtx"), X); },
+                                                 "kelp::io::write_dense_matrix_market: X(2, 1) = -inf is not finite");
+  EXPECT_EQ(test::read_file(dir.file("a.mtx")), "old content\n");
+  EXPECT_EQ(test::count_entries(dir.path()), 2u);  // a.mtx and s.mtx, no temporary file
 }
 
 TEST(MatrixMarket, WriteReplacesExistingFileAndLeavesNoTemporaryFiles)
