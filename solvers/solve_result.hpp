@@ -12,7 +12,7 @@ enum class StopReason {
   converged_absolute,        ///< ||b - A x|| <= absolute_tolerance
   max_iterations,            ///< iteration limit reached first
   breakdown,                 ///< a recurrence divided by an exact zero (e.g. r^T M^{-1} r = 0)
-  indefinite_matrix,         ///< p^T A p <= 0: A is not positive definite
+  indefinite_matrix,         ///< p^T A p < 0: A is not positive definite (= 0 is a breakdown)
   indefinite_preconditioner, ///< r^T M^{-1} r < 0: M is not positive definite
   non_finite,                ///< NaN or Inf appeared (in A, b, M or the iterates)
   incompatible_rhs,          ///< b has a component in A's given null space: no solution exists

@@ -26,8 +26,8 @@ namespace kelp::solvers {
 ///
 /// Convergence is declared only when the TRUE residual b - A x meets the tolerance: when the
 /// recurrence residual says so, the true one is recomputed; if it disagrees (rounding drift), CG
-/// restarts from the true residual. Detects indefinite A (p^H A p <= 0), indefinite M
-/// (r^H z < 0), breakdown (r^H z = 0) and NaN/Inf, and reports them in SolveResult::reason.
+/// restarts from the true residual. Detects indefinite A (p^H A p < 0), indefinite M (r^H z < 0),
+/// breakdown (r^H z = 0 or p^H A p = 0) and NaN/Inf, and reports them in SolveResult::reason.
 /// Singular A with a known null space (set_null_space): b is checked for compatibility first,
 /// the residuals and preconditioned residuals are projected off the null space, and x is
 /// returned orthogonal to it.

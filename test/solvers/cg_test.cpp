@@ -225,6 +225,20 @@ TEST(Cg, DetectsIndefiniteMatrix) {
   EXPECT_FALSE(result.converged());
 }
 
+// p^T A p = 0 shows A singular on p (here positive semidefinite), not indefinite: a breakdown.
+TEST(Cg, ZeroCurvatureIsABreakdownNotAnIndefiniteMatrix) {
+  auto A = test::crs_from_dense<double>({{1, 0, 0}, {0, 0, 0}, {0, 0, 3}});
+  auto b = test::vector_from<double>({0, 1, 0});
+  auto x = test::vector_from<double>({0, 0, 0});
+  auto M = std::make_shared<precond::Identity<CrsMatrix<double>>>();
+  M->setup(A);
+
+  const auto result = solve(A, b, x, M);
+
+  EXPECT_EQ(result.reason, StopReason::breakdown);
+  EXPECT_FALSE(result.converged());
+}
+
 /// M = -I: negative definite, so r^T M r < 0 at the first step.
 class NegativeIdentity : public Operator<double> {
  public:

@@ -29,14 +29,20 @@ bool rho_fails(Scalar rho, StopReason& reason) {
   return false;
 }
 
-/// True (and reason) when the curvature p^H A p is not finite or not positive (A indefinite).
+/// True (and reason) when the curvature p^H A p is not finite, negative (A indefinite) or zero
+/// (breakdown: A is singular on p, as a positive semidefinite A can be, or p^H A p underflowed
+/// for a problem scaled near 1e-160; neither shows A indefinite).
 inline bool curvature_fails(double pq, StopReason& reason) {
   if (!std::isfinite(pq)) {
     reason = StopReason::non_finite;
     return true;
   }
-  if (pq <= 0) {
+  if (pq < 0) {
     reason = StopReason::indefinite_matrix;
+    return true;
+  }
+  if (pq == 0) {
+    reason = StopReason::breakdown;
     return true;
   }
   return false;
