@@ -32,7 +32,7 @@ class RelaxationSmoother : public Smoother<Matrix> {
 
   std::string summary() const override {
     std::ostringstream out;
-    out << "relaxation smoother (" << this->sweeps() << " sweeps) with " << M_->summary();
+    out << "relaxation smoother (" << this->sweeps() << (this->sweeps() == 1 ? " sweep" : " sweeps") << ") with " << M_->summary();
     return out.str();
   }
 

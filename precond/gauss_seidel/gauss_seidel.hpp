@@ -72,9 +72,9 @@ class GaussSeidel : public Smoother<Matrix> {
   std::string summary() const override {
     std::ostringstream out;
     out << "gauss_seidel (" << to_string(params_.variant) << ", " << to_string(params_.direction)
-        << ", " << params_.sweeps << " sweeps, omega " << params_.omega;
+        << ", " << params_.sweeps << (params_.sweeps == 1 ? " sweep" : " sweeps") << ", omega " << params_.omega;
     if (params_.variant == GaussSeidelVariant::two_stage) {
-      out << ", " << to_string(params_.form) << ", " << params_.inner_sweeps << " inner sweeps";
+      out << ", " << to_string(params_.form) << ", " << params_.inner_sweeps << (params_.inner_sweeps == 1 ? " inner sweep" : " inner sweeps");
     } else if (this->num_rows() > 0 || ordering_.num_colors > 0) {
       out << ", " << ordering_.num_colors << " colors";
     }

@@ -199,6 +199,12 @@ TEST(Config, EisenstatFusionOutsideStandardCgIsRefused) {
   expect_config_error("task: eigen\nproblem: {generator: {type: laplace1d, nx: 30}}\n"
                       "eigen: {preconditioner: {type: gauss_seidel, fused: eisenstat}}\n",
                       ":3:25: eigen.preconditioner: " + expected);
+  // Only the symmetric multicolor one-sweep form splits into Eisenstat's two halves.
+  expect_config_error(replace(fused, "fused: eisenstat\n", "fused: eisenstat\n    variant: cluster\n"),
+                      ":10:14: solver.preconditioner.variant: fused: eisenstat needs variant multicolor; "
+                      "got cluster");
+  expect_config_error(replace(fused, "fused: eisenstat\n", "fused: eisenstat\n    sweeps: 2\n"),
+                      ":10:13: solver.preconditioner.sweeps: fused: eisenstat needs sweeps: 1; got 2");
 }
 
 // A one-sided Gauss-Seidel sweep is not symmetric: cg refuses it at the preconditioner's

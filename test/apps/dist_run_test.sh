@@ -60,4 +60,11 @@ expect_error() {  # expect_error PATTERN ARGS...: a bad run (parse error, or aft
 }
 expect_error "unknown value 'bogus'" --set distribution.partition=bogus
 expect_error "the TI Hamiltonian is complex" --set 'problem.generator={type: topological_insulator, nx: 4, ny: 4, nz: 2}'
+# A preconditioner counts rows within a rank's block: the matrix name says where the block lies
+# (row 9 of this 10 x 10 matrix has no diagonal; rank 1 owns rows 5-9, so its row 4 is row 5 + 4).
+printf '%%%%MatrixMarket matrix coordinate real general\n10 10 10\n' >"$work/zero_diag.mtx"
+for i in 1 2 3 4 5 6 7 8 9; do echo "$i $i 2.0" >>"$work/zero_diag.mtx"; done
+echo "10 9 1.0" >>"$work/zero_diag.mtx"
+expect_error "the local block of rank 1: its row r is row 5 + r of the distributed matrix" \
+  --set "problem={matrix: {file: $work/zero_diag.mtx}}" --set 'solver.preconditioner={type: jacobi}'
 echo "dist_run_test: passed"

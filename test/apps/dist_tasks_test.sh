@@ -120,4 +120,7 @@ expect_error "$configs/dist_ti_dos.yaml" "unknown key 'bogus'" --set dos.bogus=1
 expect_error "$configs/dist_ti_dos.yaml" "H is not Hermitian: a(" --set problem.scalar=double \
   --set 'problem.generator={type: convection_diffusion, nx: 5, ny: 5}' --set dos.random_vector=rademacher
 expect_error "$configs/dist_ti_dos.yaml" "row_order: locality is for one process" --set dos.row_order=locality
+# Task eigen checks it too: LOBPCG on a nonsymmetric matrix ran 1000 iterations to a wrong hint.
+expect_error "$configs/dist_laplace3d_lobpcg.yaml" "H is not Hermitian: a(" \
+  --set 'problem.generator={type: convection_diffusion, nx: 5, ny: 5}' --set eigen.num_eigenpairs=1
 echo "dist_tasks_test: passed on $np ranks"

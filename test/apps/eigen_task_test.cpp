@@ -91,6 +91,20 @@ TEST(EigenTask, NotConvergedGivesExitCodeThreeUnlessAllowed) {
   EXPECT_NE(out.str().find("NOT converged"), std::string::npos);
 }
 
+// LOBPCG needs a Hermitian matrix: a nonsymmetric one ran 1000 iterations and ended with a hint
+// about eigenvalues near 0. It is refused before the solve, naming an offending entry;
+// eigen.hermitian_tolerance admits a nearly symmetric one.
+TEST(EigenTask, RefusesANonsymmetricMatrix) {
+  const std::string config = replace(eigen_config("double", "num_eigenpairs: 1, max_iterations: 3"),
+                                     "{type: laplace2d, nx: 9, ny: 7}",
+                                     "{type: convection_diffusion, nx: 4, ny: 4, nz: 4, wx: 1, wy: 0, wz: 0}");
+  std::ostringstream out;
+  test::expect_throw_containing<InvalidArgument>([&] { solvers::run(parse_config(config), out); },
+                                                 "is not Hermitian: a(");
+  const auto lenient = parse_config(replace(config, "max_iterations: 3", "max_iterations: 3, hermitian_tolerance: 1"));
+  EXPECT_NO_THROW(solvers::run(lenient, out));
+}
+
 TEST(EigenTask, ComplexProblemWithJacobiPreconditioner) {
   const auto config = parse_config(eigen_config(
       "complex", "num_eigenpairs: 2, relative_tolerance: 1.0e-9, preconditioner: {type: jacobi}"));

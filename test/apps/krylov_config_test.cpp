@@ -160,6 +160,32 @@ TEST(KrylovConfig, LeftGmresThatMissesTheToleranceInTheTrueNormIsNotConverged) {
   EXPECT_LE(right.true_relative_residual, 1e-8);
 }
 
+// A float solve checks its residuals in float, which cannot confirm a tolerance near float's
+// epsilon: CG on bcsstk14 stopped as converged at 4e-8 while ||b - A x|| / ||b|| in double is
+// about 8.6e-8. The driver recomputes the residual in double and does not call that converged
+// (exit 3, a warning, "converged": false); the same run in double converges for real.
+TEST(KrylovConfig, FloatSolveWhoseTrueResidualMissesTheToleranceIsNotConverged) {
+  const auto config = [](const std::string& scalar) {
+    return "problem:\n  scalar: " + scalar + "\n  matrix: {file: " KELP_SOURCE_DIR
+           "/test/data/matrices/bcsstk14.mtx.gz}\n  rhs: {type: A_times_ones}\n"
+           "solver: {type: cg, max_iterations: 5000, relative_tolerance: 4.0e-8, preconditioner: jacobi}\n"
+           "output: {monitor_every: 0}\n";
+  };
+  std::ostringstream out;
+  const auto single = run_text(config("float"), out);
+  EXPECT_TRUE(single.solve.converged()) << out.str();
+  EXPECT_GT(single.true_relative_residual, 1.1 * 4e-8) << out.str();
+  EXPECT_TRUE(single.true_residual_misses_tolerance);
+  EXPECT_EQ(single.exit_code, solvers::ExitCode::not_converged);
+  EXPECT_NE(out.str().find("warning: the solver stopped as converged, but ||b - A x||"), std::string::npos) << out.str();
+
+  std::ostringstream double_out;
+  const auto wide = run_text(config("double"), double_out);
+  EXPECT_FALSE(wide.true_residual_misses_tolerance);
+  EXPECT_EQ(wide.exit_code, solvers::ExitCode::success) << double_out.str();
+  EXPECT_LE(wide.true_relative_residual, 4e-8);
+}
+
 TEST(KrylovConfig, ClassicalGramSchmidtOptionsParseAndPrint) {
   for (const std::string name : {"cgs", "cgs_refine_if_needed"}) {
     const auto config = parse_config(config_with("{type: gmres, orthogonalization: " + name + "}"));

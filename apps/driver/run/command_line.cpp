@@ -199,6 +199,13 @@ int run_command_line_to(const std::vector<std::string>& args, std::ostream& out,
             << " misses the tolerance (use side: right, or set output.fail_on_no_convergence: false to accept)\n";
         return static_cast<int>(result.exit_code);
       }
+      if (result.true_residual_misses_tolerance) {
+        err << "kelp: error: not converged: the solver stopped as converged, but the true relative residual "
+            << relative_residual
+            << ", recomputed, misses the tolerance (use scalar: double or a larger tolerance, or set "
+               "output.fail_on_no_convergence: false to accept)\n";
+        return static_cast<int>(result.exit_code);
+      }
       // Task eigen's figure is the largest ||A x - lambda x||, an absolute norm.
       const bool eigen = config.task.type == TaskKind::eigen;
       err << "kelp: error: not converged: the solver stopped with "

@@ -14,8 +14,10 @@
 #include <memory>
 #include <random>
 
+#include "kelp/apps/driver/run/dist_preconditioner.hpp"
 #include "kelp/apps/driver/run/dist_task_common.hpp"
 #include "kelp/apps/driver/run/task_common.hpp"
+#include "kelp/distributed/check_hermitian.hpp"
 #include "kelp/distributed/dist_crs_matrix.hpp"
 #include "kelp/distributed/dist_vector.hpp"
 #include "kelp/distributed/mpi_reduction.hpp"
@@ -103,12 +105,12 @@ void write_eigenvectors(const RunConfig& config, MPI_Comm comm, const dist::Dist
     for (std::size_t i = 0; i < global.size(); ++i) all(i, j) = global[i];
   }
   dist::collective_try(comm, where, [&] {
-    if (rank == 0) {
-      io::write_dense_matrix_market(config.output.solution, all,
-                                    task::eigenvector_comment(result.problem, result.eigen.eigenvalues, size));
+    if (rank == 0) {  // the other ranks' out is a null stream
+      task::write_vectors(config.output.solution, all,
+                          task::eigenvector_comment(result.problem, result.eigen.eigenvalues, size), "eigenvectors",
+                          out);
     }
   });
-  out << "eigenvectors: " << config.output.solution << "\n";
 }
 
 template <class Scalar>
@@ -120,7 +122,12 @@ RunResult eigen(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   auto start = Clock::now();
   std::string matrix;
   dist::LocalRows<Scalar> rows = dist_task::build_rows<Scalar>(config.problem, comm, matrix, where);
-  dist::require_all(comm, rows.global_rows == rows.global_cols, "problem.matrix " + matrix + " is not square", where);
+  dist::require_all(comm, rows.global_rows == rows.global_cols,
+                    "problem.matrix: " + config.problem.matrix.file + " is " + std::to_string(rows.global_rows) +
+                        " x " + std::to_string(rows.global_cols) + "; task eigen needs a square matrix",
+                    where);
+  // The serial task's check, on the rows as built (original indices): LOBPCG needs A Hermitian.
+  dist::check_hermitian(comm, rows, config.eigen.hermitian_tolerance);
   std::vector<dist::GlobalOrdinal> new_of_old;
   dist_task::partition(comm, config.distribution.partition, rows, new_of_old);
   auto A = std::make_shared<dist::DistCrsMatrix<Scalar>>(comm, rows);
@@ -146,7 +153,7 @@ RunResult eigen(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
     const auto& local = A->local_block();
     dist::collective_try(comm, where, [&] {
       auto P = preconditioner_registry().build<Scalar>(config.eigen.preconditioner,
-                                                       NamedMatrix<Scalar>{local, matrix + " (local block)"});
+                                                       NamedMatrix<Scalar>{local, local_block_name(comm, A->row_partition(), matrix)});
       P->setup_symbolic(local);
       P->setup_numeric(local);
       M = P;

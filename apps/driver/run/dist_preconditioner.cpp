@@ -9,6 +9,17 @@ namespace kelp::solvers {
 
 namespace {
 constexpr const char* where = "kelp::solvers::run_distributed_solve";
+
+}  // namespace
+
+// A serial run said "row 9" where two ranks said "row 4" of the same matrix: the name now says
+// where the block lies.
+std::string local_block_name(MPI_Comm comm, const dist::RowPartition& rows, std::string matrix_name) {
+  if (matrix_name.rfind("matrix ", 0) == 0) matrix_name.erase(0, 7);  // "matrix FILE": the file
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return matrix_name + ", the local block of rank " + std::to_string(rank) + ": its row r is row " +
+         std::to_string(rows.begin(rank)) + " + r of the distributed matrix (rows in the order of the partition)";
 }
 
 template <class Scalar>
@@ -22,7 +33,7 @@ DistPreconditioner<Scalar> make_dist_preconditioner(const ComponentSpec& spec, c
     // Schwarz without overlap); local work, so its errors are made collective.
     PreconditionerPointer<Scalar> M;
     dist::collective_try(comm, where, [&] {
-      M = preconditioner_registry().build<Scalar>(spec, NamedMatrix<Scalar>{A->local_block(), matrix_name + " (local block)"});
+      M = preconditioner_registry().build<Scalar>(spec, NamedMatrix<Scalar>{A->local_block(), local_block_name(comm, A->row_partition(), matrix_name)});
     });
     out.op = M;
     out.setup_symbolic = [M, A] { dist::collective_try(A->communicator(), where, [&] { M->setup_symbolic(A->local_block()); }); };
@@ -36,7 +47,9 @@ DistPreconditioner<Scalar> make_dist_preconditioner(const ComponentSpec& spec, c
   params.variant = components::schwarz_symmetric(c.variant, solver_type) ? dist::SchwarzVariant::symmetric
                                                                          : dist::SchwarzVariant::restricted;
   const ComponentSpec local = c.local;
-  const std::string name = matrix_name + " (subdomain)";
+  std::string name = matrix_name;
+  if (name.rfind("matrix ", 0) == 0) name.erase(0, 7);  // "matrix FILE": the file
+  name += ", the overlapping subdomain of one rank (rows numbered within the subdomain)";
   auto M = std::make_shared<dist::AdditiveSchwarz<Scalar>>(params, [local, name](const ConfigMatrix<Scalar>& sub) {
     return std::shared_ptr<ConfigPreconditioner<Scalar>>(
         preconditioner_registry().build<Scalar>(local, NamedMatrix<Scalar>{sub, name}));

@@ -24,6 +24,12 @@ struct DistPreconditioner {
   std::string note;
 };
 
+/// What a preconditioner's messages call the matrix of this rank's local block ("FILE, the
+/// local block of rank 1: its row r is row 5 + r of the distributed matrix ..."). They count
+/// rows within the block, so the name says where the block lies. `matrix_name` is the task's
+/// description of the matrix ("matrix FILE" or a generator).
+std::string local_block_name(MPI_Comm comm, const dist::RowPartition& rows, std::string matrix_name);
+
 /// Builds (does not set up) the preconditioner `spec` for A. `solver_type` picks the variant of
 /// additive_schwarz's `auto` (symmetric for cg). Collective. @throws on every rank alike
 template <class Scalar>

@@ -126,7 +126,9 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   std::string matrix;
   dist::LocalRows<Scalar> rows = dist_task::build_rows<Scalar>(pc, comm, matrix, where);
   dist::require_all(comm, rows.global_rows == rows.global_cols,
-                    "problem.matrix " + matrix + " is not square", where);
+                    "problem.matrix: " + pc.matrix.file + " is " + std::to_string(rows.global_rows) + " x " +
+                        std::to_string(rows.global_cols) + "; the solvers need a square matrix",
+                    where);
   std::vector<dist::GlobalOrdinal> new_of_old;  // empty: the original numbering
   dist_task::partition(comm, config.distribution.partition, rows, new_of_old);
   auto A = std::make_shared<dist::DistCrsMatrix<Scalar>>(comm, rows);
@@ -202,7 +204,10 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   // The initial guess is zero here, so the initial residual is b.
   result.converged_in_preconditioned_norm_only = task::converged_in_preconditioned_norm_only(
       config.solver, result.solve, result.true_residual_norm, rhs_norm, rhs_norm);
-  result.exit_code = (all_converged && !result.converged_in_preconditioned_norm_only) ||
+  result.true_residual_misses_tolerance = all_converged && task::true_residual_misses_tolerance(
+      config.solver, result.solve, result.true_residual_norm, rhs_norm, rhs_norm);
+  result.exit_code = (all_converged && !result.converged_in_preconditioned_norm_only &&
+                      !result.true_residual_misses_tolerance) ||
                              !config.output.fail_on_no_convergence
                          ? ExitCode::success
                          : ExitCode::not_converged;
@@ -212,6 +217,7 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
       << "  stop reason             " << to_string(result.solve.reason)
       << (result.solve.converged() ? "" : "  (NOT converged)") << "\n"
       << "  true relative residual  " << sci(result.true_relative_residual) << "  (||b - A x|| / ||b||, recomputed)\n"
+      << (result.true_residual_misses_tolerance ? task::true_residual_warning() : "")
       << (result.converged_in_preconditioned_norm_only
               ? "  warning: converged in the preconditioned norm only; ||b - A x|| misses the tolerance "
                 "(use side: right to bound it)\n"
@@ -229,13 +235,13 @@ RunResult solve(const RunConfig& config, std::ostream& out, MPI_Comm comm) {
   }
   if (!config.output.solution.empty()) {
     dist::collective_try(comm, where, [&] {
-      if (rank == 0) {
-        io::write_dense_matrix_market(config.output.solution, solution.x,
-                                      "kelp solution of " + d.matrix + ", rhs " + d.rhs + ", scalar " +
-                                          to_string(d.scalar) + ", " + std::to_string(size) + " ranks");
+      if (rank == 0) {  // the other ranks' out is a null stream
+        task::write_vectors(config.output.solution, solution.x,
+                            "kelp solution of " + d.matrix + ", rhs " + d.rhs + ", scalar " + to_string(d.scalar) +
+                                ", " + std::to_string(size) + " ranks",
+                            "solution", out);
       }
     });
-    out << "solution: " << config.output.solution << "\n";
   }
   result.solution = std::move(solution);
   return result;

@@ -28,6 +28,7 @@ void lobpcg_fields(config::FieldVisitor& v, LobpcgParams& params) {
 
 void eigen_config_fields(config::FieldVisitor& v, EigenConfig& config) {
   lobpcg_fields(v, config.params);
+  v.field("hermitian_tolerance", config.hermitian_tolerance, Bounds::at_least(0));
   v.component("preconditioner", config.preconditioner);
   v.require(!components::asks_for_eisenstat(config.preconditioner), "preconditioner",
             components::eisenstat_elsewhere);

@@ -30,6 +30,9 @@ struct EigenConfig {
   LobpcgParams params;
   /// eigen.preconditioner; default identity (unpreconditioned LOBPCG).
   ComponentSpec preconditioner = preconditioner_registry().make("identity");
+  /// eigen.hermitian_tolerance: LOBPCG needs A Hermitian (symmetric); the task checks
+  /// |a_ij - conj(a_ji)| <= this * max |a_kl| before it runs (as task dos does).
+  double hermitian_tolerance = 1e-12;
 };
 
 void lobpcg_fields(config::FieldVisitor& v, LobpcgParams& params);

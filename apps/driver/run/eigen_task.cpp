@@ -11,6 +11,7 @@
 #include "kelp/kernels/io/matrix_market.hpp"
 #include "kelp/kernels/spmv/matrix_operator.hpp"
 #include "kelp/kernels/spmv/spmv.hpp"
+#include "kelp/solvers/kpm/kpm.hpp"
 #include "kelp/solvers/lobpcg/lobpcg.hpp"
 
 namespace kelp::solvers {
@@ -46,6 +47,9 @@ RunResult eigen(const RunConfig& config, std::ostream& out) {
   out << "problem: " << result.problem.matrix << "\n"
       << "  rows " << A.num_rows() << ", nnz " << A.nnz() << ", scalar "
       << to_string(result.problem.scalar) << "\n";
+  // LOBPCG needs a Hermitian A: a nonsymmetric one ran to max_iterations and ended with a hint
+  // about eigenvalues near 0.
+  check_hermitian(A, config.eigen.hermitian_tolerance);
 
   std::shared_ptr<const ConfigOperator<Scalar>> M;
   start = Clock::now();
@@ -123,9 +127,8 @@ RunResult eigen(const RunConfig& config, std::ostream& out) {
   }
 
   if (!config.output.solution.empty()) {
-    io::write_dense_matrix_market(config.output.solution, X,
-                                  task::eigenvector_comment(result.problem, e.eigenvalues, 1));
-    out << "eigenvectors: " << config.output.solution << "\n";
+    task::write_vectors(config.output.solution, X, task::eigenvector_comment(result.problem, e.eigenvalues, 1),
+                        "eigenvectors", out);
   }
   solution.x = ConfigVector<Scalar>("kelp::run::x", A.num_rows());
   Kokkos::deep_copy(solution.x, Kokkos::subview(X, Kokkos::ALL, 0));

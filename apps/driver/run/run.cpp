@@ -342,7 +342,8 @@ void write_report(const std::string& path, const RunConfig& config, const RunRes
   report["solver"] = result.solver_summary;
   report["iterations"] = s.iterations;
   report["stop_reason"] = to_string(s.reason);
-  report["converged"] = s.converged() && !result.converged_in_preconditioned_norm_only;
+  report["converged"] =
+      s.converged() && !result.converged_in_preconditioned_norm_only && !result.true_residual_misses_tolerance;
   report["rhs_norm"] = number_or_null(s.rhs_norm);
   report["initial_residual_norm"] = number_or_null(s.initial_residual_norm);
   report["residual_norm"] = number_or_null(s.residual_norm);

@@ -33,15 +33,36 @@ std::string monitor_line(int iteration, double residual, double relative) {
   return buffer;
 }
 
-/// ||b - A x||, with its own SpMV (not the solver's operator), so the check is independent.
+/// `v` in double precision (float problems' residual checks).
+template <class View>
+Kokkos::View<double*, typename View::device_type> widened(const View& v, const char* label) {
+  Kokkos::View<double*, typename View::device_type> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                                                        v.extent(0));
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<typename View::execution_space>(0, v.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) { out(i) = static_cast<double>(v(i)); });
+  return out;
+}
+
+/// ||b - A x||, with its own SpMV (not the solver's operator), so the check is independent. A
+/// float problem's residual is formed in double from its float A, b and x: in float it carries
+/// rounding of about eps_float ||A|| ||x||, as large as the tolerances float runs ask for.
 template <class Scalar>
 double true_residual_norm(const ConfigMatrix<Scalar>& A, ConstConfigVector<Scalar> b,
                           ConstConfigVector<Scalar> x) {
-  ConfigVector<Scalar> r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::run::residual"),
-                         A.num_rows());
-  Kokkos::deep_copy(r, b);
-  kernels::spmv(Scalar(-1), A, x, Scalar(1), r);  // r = b - A x
-  return static_cast<double>(kernels::nrm2(r));
+  if constexpr (std::is_same<Scalar, float>::value) {
+    const ConfigMatrix<double> wide(A.num_rows(), A.num_cols(), A.row_map(), A.entries(),
+                                    widened(A.values(), "kelp::run::residual::A"));
+    auto r = widened(b, "kelp::run::residual");
+    kernels::spmv(-1.0, wide, widened(x, "kelp::run::residual::x"), 1.0, r);  // r = b - A x
+    return kernels::nrm2(r);
+  } else {
+    ConfigVector<Scalar> r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kelp::run::residual"),
+                           A.num_rows());
+    Kokkos::deep_copy(r, b);
+    kernels::spmv(Scalar(-1), A, x, Scalar(1), r);  // r = b - A x
+    return static_cast<double>(kernels::nrm2(r));
+  }
 }
 
 template <class Scalar>
@@ -75,8 +96,7 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
     solver->setup_symbolic(A);
     result.setup_symbolic_seconds = seconds_since(start);
   }
-  result.solver_summary = solver->summary();
-  out << "solver: " << result.solver_summary << "\n";
+  result.solver_summary = solver->summary();  // refreshed after the first value setup, below
 
   const int every = config.output.monitor_every;
   const double rhs_norm = static_cast<double>(kernels::nrm2(problem.b));
@@ -99,6 +119,10 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
       ProfilingRegion region("kelp::run::setup_numeric");
       solver->setup_numeric(A);
       repetition.setup_numeric_seconds = seconds_since(start);
+    }
+    if (rep == 0) {  // what the value setup decided (Chebyshev's interval, Eisenstat's split) shows now
+      result.solver_summary = solver->summary();
+      out << "solver: " << result.solver_summary << "\n";
     }
     if (every > 0) {
       out << monitor_line(0, initial_norm, rhs_norm > 0 ? initial_norm / rhs_norm : initial_norm)
@@ -131,7 +155,13 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
           config.solver, result.solve, result.true_residual_norm, rhs_norm,
           every > 0 ? initial_norm : true_residual_norm<Scalar>(A, problem.b, problem.x0));
   const bool preconditioned_only = result.converged_in_preconditioned_norm_only;
-  result.exit_code = (all_converged && !preconditioned_only) || !config.output.fail_on_no_convergence
+  result.true_residual_misses_tolerance =
+      all_converged && result.solve.stopping_norm != ResidualNorm::preconditioned &&
+      task::true_residual_misses_tolerance(
+          config.solver, result.solve, result.true_residual_norm, rhs_norm,
+          every > 0 ? initial_norm : true_residual_norm<Scalar>(A, problem.b, problem.x0));
+  result.exit_code = (all_converged && !preconditioned_only && !result.true_residual_misses_tolerance) ||
+                             !config.output.fail_on_no_convergence
                          ? ExitCode::success
                          : ExitCode::not_converged;
 
@@ -148,6 +178,7 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
     label("stopping norm") << "preconditioned, ||M^-1 (b - A x)|| = " << sci(result.solve.stopping_residual_norm)
                            << "  (side: left)\n";
   }
+  if (result.true_residual_misses_tolerance) out << task::true_residual_warning();
   if (preconditioned_only) {
     out << "  warning: converged in the preconditioned norm only; ||b - A x|| misses the tolerance "
            "(use side: right to bound it)\n";
@@ -165,11 +196,10 @@ RunResult solve(const RunConfig& config, std::ostream& out) {
   out << "\n";
 
   if (!config.output.solution.empty()) {
-    io::write_dense_matrix_market(config.output.solution, solution.x,
-                                  "kelp solution of " + result.problem.matrix + ", rhs " +
-                                      result.problem.rhs + ", scalar " +
-                                      to_string(result.problem.scalar));
-    out << "solution: " << config.output.solution << "\n";
+    task::write_vectors(config.output.solution, solution.x,
+                        "kelp solution of " + result.problem.matrix + ", rhs " + result.problem.rhs +
+                            ", scalar " + to_string(result.problem.scalar),
+                        "solution", out);
   }
   result.solution = std::move(solution);
   return result;

@@ -1,5 +1,7 @@
 #include "kelp/apps/driver/registry/components/gauss_seidel.hpp"
 
+#include "kelp/apps/driver/registry/components/additive_schwarz.hpp"
+
 namespace kelp::solvers::components {
 
 using config::Bounds;
@@ -34,16 +36,37 @@ void gauss_seidel_fields(config::FieldVisitor& v, precond::GaussSeidelParams& p)
   static const config::Choices<precond::GaussSeidelFusion> fusions{
       {precond::GaussSeidelFusion::none, "none"}, {precond::GaussSeidelFusion::eisenstat, "eisenstat"}};
   v.field("fused", p.fused, fusions);
+  // Eisenstat's trick splits one symmetric multicolor sweep into its two triangular halves
+  // (EisenstatCg checks it again for C++ callers, without a YAML location).
+  const bool eisenstat = p.fused == precond::GaussSeidelFusion::eisenstat;
+  v.require(!eisenstat || p.variant == GaussSeidelVariant::multicolor, "variant",
+            std::string("fused: eisenstat needs variant multicolor; got ") + variants.name(p.variant));
+  v.require(!eisenstat || p.direction == GaussSeidelDirection::symmetric, "direction",
+            std::string("fused: eisenstat needs direction symmetric; got ") + directions.name(p.direction));
+  v.require(!eisenstat || p.sweeps == 1, "sweeps",
+            "fused: eisenstat needs sweeps: 1; got " + std::to_string(p.sweeps));
 }
 
+namespace {
+/// The preconditioner that acts on each subdomain: `spec` itself, or the local one of (nested)
+/// additive_schwarz, so that the rules below also see a gauss_seidel wrapped in it.
+const ComponentSpec& acting(const ComponentSpec& spec) {
+  const ComponentSpec* s = &spec;
+  while (s->type() == "additive_schwarz") s = &s->params<AdditiveSchwarzConfig>().local;
+  return *s;
+}
+}  // namespace
+
 bool asks_for_eisenstat(const ComponentSpec& spec) {
-  return spec.type() == "gauss_seidel" &&
-         spec.params<precond::GaussSeidelParams>().fused == precond::GaussSeidelFusion::eisenstat;
+  const ComponentSpec& gs = acting(spec);
+  return gs.type() == "gauss_seidel" &&
+         gs.params<precond::GaussSeidelParams>().fused == precond::GaussSeidelFusion::eisenstat;
 }
 
 bool is_one_sided_sweep(const ComponentSpec& spec) {
-  return spec.type() == "gauss_seidel" &&
-         spec.params<precond::GaussSeidelParams>().direction != GaussSeidelDirection::symmetric;
+  const ComponentSpec& gs = acting(spec);
+  return gs.type() == "gauss_seidel" &&
+         gs.params<precond::GaussSeidelParams>().direction != GaussSeidelDirection::symmetric;
 }
 
 void register_gauss_seidel(PreconditionerRegistry& registry) {
