@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
         app.add_option("--repeats", options.repeats, "timed runs per measurement")
             ->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")
-            ->check(CLI::Range(0.0, 1e6))->capture_default_str();
+            ->check(kelp::bench::finite_range(0.0, 1e6))->capture_default_str();
         app.add_flag("--no-eigen", no_eigen, "skip the Eigen loop peer");
       },
       [&] {

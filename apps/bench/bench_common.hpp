@@ -20,6 +20,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -161,6 +162,42 @@ inline CLI::Validator number_value() {
       [](std::string& text) -> std::string {
         double value = 0;
         return CLI::detail::lexical_cast(text, value) ? "" : "'" + text + "' is not a number";
+      },
+      "");
+}
+
+/// CLI11 check: the value is a finite number in [low, high] (CLI::Range lets nan through: every
+/// comparison with it is false).
+inline CLI::Validator finite_range(double low, double high) {
+  const auto show = [](double x) {
+    std::ostringstream text;
+    text << x;
+    return text.str();
+  };
+  const std::string range = "[" + show(low) + ", " + show(high) + "]";
+  return CLI::Validator(
+      [range, low, high](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value)) return "'" + text + "' is not a finite number";
+        return value < low || value > high ? "'" + text + "' is outside " + range : "";
+      },
+      "FLOAT in " + range);
+}
+
+/// CLI11 check: a comma-separated list whose every item is one of `allowed` (a typo would
+/// otherwise be measured as some other item, under its own name).
+inline CLI::Validator comma_list_of(std::vector<std::string> allowed) {
+  std::string names;
+  for (const auto& name : allowed) names += (names.empty() ? "" : ", ") + name;
+  return CLI::Validator(
+      [allowed, names](std::string& text) -> std::string {
+        std::stringstream list(text);
+        for (std::string item; std::getline(list, item, ',');) {
+          if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
+            return "unknown item '" + item + "'; allowed: " + names;
+          }
+        }
+        return "";
       },
       "");
 }

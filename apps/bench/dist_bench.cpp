@@ -85,10 +85,16 @@ int run(const Options& o, MPI_Comm comm) {
 
   // Triad on all ranks at once: the bandwidth roof for this number of ranks.
   MPI_Barrier(comm);
-  std::streambuf* saved = std::cout.rdbuf();
-  if (!root) std::cout.rdbuf(sink.rdbuf());
-  const auto triad = kelp::bench::measure_triad("dist", o.triad_mb, o.triad_repeats);
-  std::cout.rdbuf(saved);
+  const auto triad = [&] {
+    // The other ranks' triad lines go to the sink; std::cout gets its buffer back also when the
+    // triad throws (left pointing at the dead sink, it crashed the exit's flush).
+    struct Redirect {
+      std::streambuf* saved;
+      ~Redirect() { std::cout.rdbuf(saved); }
+    } redirect{std::cout.rdbuf()};
+    if (!root) std::cout.rdbuf(sink.rdbuf());
+    return kelp::bench::measure_triad("dist", o.triad_mb, o.triad_repeats);
+  }();
   double triad_sum = triad.median_gbs;
   MPI_Allreduce(MPI_IN_PLACE, &triad_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
   kelp::bench::print_json_line(Json{{"bench", "dist"}, {"kind", "triad_all_ranks"}, {"ranks", ranks},
@@ -204,7 +210,8 @@ int main(int argc, char** argv) {
     app.add_option("--warmup", o.warmup, "untimed products first")->check(CLI::Range(0, 1000))->capture_default_str();
     app.add_option("--cg-iterations", o.cg_iterations, "CG iterations per solve")->check(CLI::Range(1, 100000))->capture_default_str();
     app.add_option("--cg-repeats", o.cg_repeats, "timed CG solves")->check(CLI::Range(1, 1000))->capture_default_str();
-    app.add_option("--triad-mb", o.triad_mb, "triad array size in MB per rank (0: automatic)")->capture_default_str();
+    app.add_option("--triad-mb", o.triad_mb, "triad array size in MB per rank (0: automatic)")
+        ->check(kelp::bench::finite_range(0.0, 1e6))->capture_default_str();
     app.add_option("--triad-repeats", o.triad_repeats, "timed triads")->check(CLI::Range(1, 1000))->capture_default_str();
     std::ostringstream quiet;
     const bool root = rank_of(MPI_COMM_WORLD) == 0;
@@ -214,7 +221,14 @@ int main(int argc, char** argv) {
       try {
         status = run(o, MPI_COMM_WORLD);
       } catch (const std::exception& e) {
-        if (root) kelp::bench::print_json_line(Json{{"bench", "dist"}, {"kind", "error"}, {"message", e.what()}});
+        // The failing rank reports (it may be one rank alone, while the others wait in a
+        // collective: MPI_Abort then ends them, instead of a hang).
+        int ranks = 1;
+        MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+        kelp::bench::print_json_line(Json{{"bench", "dist"}, {"kind", "error"}, {"rank", rank_of(MPI_COMM_WORLD)},
+                                          {"message", e.what()}});
+        std::cout.flush();
+        if (ranks > 1) MPI_Abort(MPI_COMM_WORLD, 1);
         status = 1;
       }
     }

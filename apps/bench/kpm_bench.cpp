@@ -281,7 +281,13 @@ int main(int argc, char** argv) {
         app.add_option("--repeats", options.repeats, "timed runs per variant")->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--min-block", options.min_block, "smallest R of the blocked runs")->check(CLI::Range(1, 1024))->capture_default_str();
         app.add_option("--max-block", options.max_block, "largest R of the blocked runs")->check(CLI::Range(1, 1024))->capture_default_str();
-        app.add_option("--triad-mb", options.triad_mb, "MB per triad array (0: auto)")->capture_default_str();
+        app.callback([&] {  // else no blocked run at all, and exit 0
+          if (options.min_block > options.max_block) {
+            throw CLI::ValidationError("--min-block", std::to_string(options.min_block) + " is above --max-block " +
+                                                         std::to_string(options.max_block));
+          }
+        });
+        app.add_option("--triad-mb", options.triad_mb, "MB per triad array (0: auto)")->check(kelp::bench::finite_range(0.0, 1e6))->capture_default_str();
         app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--flop-repeats", options.flop_repeats, "flop peak runs")->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--row-order", options.row_order, "row order of H (locality: kpm_locality_ordered for the largest R)")

@@ -96,6 +96,7 @@ Solve make_solver(const std::string& name, const Options& options,
     auto s = std::make_shared<Gmres<double>>(A, M, p);
     return [s](const Vector& b, const Vector& x) { return s->solve(b, x, kelp::InitialGuess::zero); };
   }
+  // The command line admits only the names above and "bicgstab" (comma_list_of).
   BicgstabParams p;
   p.max_iterations = max_iterations;
   p.relative_tolerance = tolerance;
@@ -154,7 +155,11 @@ int run(const Options& options) {
 
   std::stringstream list(options.solvers);
   for (std::string name; std::getline(list, name, ',');) {
-    if (name.rfind("cg", 0) == 0 && convdiff) continue;  // CG needs a symmetric positive definite A
+    if (name.rfind("cg", 0) == 0 && convdiff) {  // CG needs a symmetric positive definite A
+      print_json_line(Json{{"bench", "krylov"}, {"kind", "skipped"}, {"solver", name},
+                           {"reason", "the convdiff3d problem is nonsymmetric; cg needs a symmetric positive definite A"}});
+      continue;
+    }
     // Time per iteration: a fixed count (tolerance 0).
     const auto fixed = time_solves(make_solver(name, options, Aop, M, options.iterations, 0.0), b, x,
                                    options.repeats);
@@ -194,10 +199,12 @@ int main(int argc, char** argv) {
             ->check(CLI::Range(1, 100000))->capture_default_str();
         app.add_option("--repeats", options.repeats, "timed solves")->check(CLI::Range(1, 1000))->capture_default_str();
         app.add_option("--tolerance", options.tolerance, "relative tolerance of the timed-to-solution solves")
-            ->capture_default_str();
+            ->check(kelp::bench::finite_range(0.0, 1.0))->capture_default_str();
         app.add_option("--velocity", options.velocity, "convection velocity (wx; wy = wx/2, wz = wx/4)")
-            ->capture_default_str();
+            ->check(kelp::bench::finite_range(-1e6, 1e6))->capture_default_str();
         app.add_option("--solvers", options.solvers, "comma-separated: cg, cg_single, cg_flexible, gmres, gmres_mgs, gmres_left, gmres_cgs, gmres_cgs_ifneeded, bicgstab")
+            ->check(kelp::bench::comma_list_of({"cg", "cg_single", "cg_flexible", "gmres", "gmres_mgs", "gmres_left",
+                                                "gmres_cgs", "gmres_cgs_ifneeded", "bicgstab"}))
             ->capture_default_str();
       },
       [&] { return run(options); });

@@ -222,6 +222,8 @@ int parse_config(const std::vector<std::string>& args, BenchConfig& config) {
                  "(n^3 rows, about 7 n^3 entries); 0 skips it")
       ->type_name("N")
       ->check(kelp::bench::integer_value())
+      ->check(CLI::Validator(
+          [](std::string& text) { return text.find('-') == std::string::npos ? "" : "'" + text + "' is negative"; }, ""))
       ->capture_default_str();
   app.add_option("--repeat", config.repeat, "parses per file and stage (at least 1)")
       ->type_name("N")

@@ -245,7 +245,11 @@ int run(const Options& options) {
   std::vector<std::pair<Sell, double>> sells;
   for (int C : split_ints(options.C, "--C")) {
     for (int sigma : split_ints(options.sigma, "--sigma")) {
-      if (sigma != 1 && sigma % C != 0) continue;  // not a SELL shape for this C: skipped
+      if (sigma != 1 && sigma % C != 0) {  // not a SELL shape for this C
+        print_json_line(Json{{"bench", "sell"}, {"kind", "skipped"}, {"C", C}, {"sigma", sigma},
+                             {"reason", "sigma must be 1 or a multiple of C"}});
+        continue;
+      }
       Kokkos::fence();
       const auto start = kelp::bench::Clock::now();
       Sell S = kelp::kernels::to_sell(A, {C, sigma});
@@ -298,7 +302,7 @@ int main(int argc, char** argv) {
         app.add_option("--min-sample-ms", options.min_sample_ms, "minimum length of one sample")
             ->check(CLI::Range(0.0, 1e6))
             ->capture_default_str();
-        app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")->capture_default_str();
+        app.add_option("--triad-mb", options.triad_mb, "triad array size in MB (0: automatic)")->check(kelp::bench::finite_range(0.0, 1e6))->capture_default_str();
         app.add_option("--triad-repeats", options.triad_repeats, "triad runs")->check(CLI::Range(1, 1000))->capture_default_str();
       },
       [&] { return run(options); });

@@ -435,7 +435,13 @@ int run(const Options& options) {
   for (std::string matrix; std::getline(list, matrix, ',');) {
     if (matrix.empty()) continue;
     const Matrix M = kelp::io::read_matrix_market<double>(options.matrices_dir + "/" + matrix + ".mtx.gz");
-    if (M.num_rows() == M.num_cols()) bench_product(options, matrix, M, M);
+    if (M.num_rows() == M.num_cols()) {
+      bench_product(options, matrix, M, M);
+    } else {
+      print_json_line(Json{{"bench", "spgemm"}, {"kind", "skipped"}, {"matrix", matrix},
+                           {"reason", std::to_string(M.num_rows()) + " x " + std::to_string(M.num_cols()) +
+                                          " is not square: A * A is not defined"}});
+    }
   }
   return 0;
 }
