@@ -357,6 +357,27 @@ TEST(SolutionOutput, FailedWriteLeavesTheOldFileAndNoTemporary) {
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"x.mtx"});
 }
 
+// A solve that ends on inf (CG on the 1 x 1 matrix 1e-310: alpha overflows) leaves the old
+// solution file alone and says why: Matrix Market files hold finite numbers only. The run's own
+// outcome (non_finite, exit 3) stands.
+TEST(SolutionOutput, NonFiniteSolutionIsNotWrittenAndSaysWhy) {
+  TempDir dir;
+  const std::string matrix = dir.write("tiny.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e-310\n");
+  const std::string path = dir.write("x.mtx", "old solution\n");
+  std::ostringstream out;
+
+  const auto result = solvers::run(
+      parse_config("problem: {matrix: {file: " + matrix + "}, rhs: {type: ones}}\n"
+                   "solver: {type: cg, preconditioner: {type: identity}}\n"
+                   "output: {monitor_every: 0, solution: " + path + "}\n"),
+      out);
+
+  EXPECT_EQ(result.solve.reason, solvers::StopReason::non_finite) << out.str();
+  EXPECT_EQ(result.exit_code, solvers::ExitCode::not_converged);
+  EXPECT_TRUE(contains(out.str(), "warning: solution not written to " + path + ": entry 0 is inf")) << out.str();
+  EXPECT_EQ(test::read_file(path), "old solution\n");
+}
+
 TEST(SolutionOutput, UnwritablePathFailsBeforeAnythingIsBuilt) {
   TempDir dir;
   const std::string path = dir.file("missing_folder/x.mtx");
