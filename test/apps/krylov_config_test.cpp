@@ -162,8 +162,10 @@ TEST(KrylovConfig, LeftGmresThatMissesTheToleranceInTheTrueNormIsNotConverged) {
 
 // A float solve checks its residuals in float, which cannot confirm a tolerance near float's
 // epsilon: CG on bcsstk14 stopped as converged at 4e-8 while ||b - A x|| / ||b|| in double is
-// about 8.6e-8. The driver recomputes the residual in double and does not call that converged
-// (exit 3, a warning, "converged": false); the same run in double converges for real.
+// about 8.6e-8 (host, 1 and 2 threads). The driver recomputes the residual in double and does
+// not call that converged (exit 3, a warning, "converged": false); the same run in double
+// converges for real. On a GPU the float rounding differs (4.3e-8 on the H200): there the
+// verdict must only agree with the residual.
 TEST(KrylovConfig, FloatSolveWhoseTrueResidualMissesTheToleranceIsNotConverged) {
   const auto config = [](const std::string& scalar) {
     return "problem:\n  scalar: " + scalar + "\n  matrix: {file: " KELP_SOURCE_DIR
@@ -173,11 +175,17 @@ TEST(KrylovConfig, FloatSolveWhoseTrueResidualMissesTheToleranceIsNotConverged) 
   };
   std::ostringstream out;
   const auto single = run_text(config("float"), out);
-  EXPECT_TRUE(single.solve.converged()) << out.str();
-  EXPECT_GT(single.true_relative_residual, 1.1 * 4e-8) << out.str();
-  EXPECT_TRUE(single.true_residual_misses_tolerance);
-  EXPECT_EQ(single.exit_code, solvers::ExitCode::not_converged);
-  EXPECT_NE(out.str().find("warning: the solver stopped as converged, but ||b - A x||"), std::string::npos) << out.str();
+  const bool misses = single.solve.converged() && single.true_relative_residual > 1.1 * 4e-8;
+  EXPECT_EQ(single.true_residual_misses_tolerance, misses) << out.str();
+  EXPECT_EQ(single.exit_code, misses || !single.solve.converged() ? solvers::ExitCode::not_converged
+                                                                  : solvers::ExitCode::success);
+  EXPECT_EQ(out.str().find("warning: the solver stopped as converged, but ||b - A x||") != std::string::npos, misses)
+      << out.str();
+  constexpr bool host = Kokkos::SpaceAccessibility<DefaultExecutionSpace, Kokkos::HostSpace>::accessible;
+  if (host) {
+    EXPECT_TRUE(single.solve.converged()) << out.str();
+    EXPECT_TRUE(misses) << out.str();
+  }
 
   std::ostringstream double_out;
   const auto wide = run_text(config("double"), double_out);
