@@ -139,11 +139,16 @@ inline std::string decompress(const std::string& path) {
   if (file == nullptr) throw FileError(path + ": cannot open for reading", read_function, __FILE__, __LINE__);
   std::string text;
   std::vector<char> block(std::size_t(1) << 22);
+  // zlib words its errors "PATH: what"; the message names the path once.
+  const auto without_path = [&path](std::string reason) {
+    if (reason.rfind(path + ": ", 0) == 0) reason.erase(0, path.size() + 2);
+    return reason;
+  };
   for (;;) {
     const int got = gzread(file, block.data(), static_cast<unsigned>(block.size()));
     if (got < 0) {
       int code = Z_OK;
-      const std::string reason = gzerror(file, &code);
+      const std::string reason = without_path(gzerror(file, &code));
       gzclose(file);
       throw FileError(path + ": cannot decompress after " + std::to_string(text.size()) +
                           " bytes of text: " + reason + " (corrupt or truncated gzip file)",
@@ -151,7 +156,7 @@ inline std::string decompress(const std::string& path) {
     }
     if (got == 0) {
       int code = Z_OK;
-      const std::string reason = gzerror(file, &code);
+      const std::string reason = without_path(gzerror(file, &code));
       gzclose(file);
       if (code != Z_OK) {
         throw FileError(path + ": cannot decompress after " + std::to_string(text.size()) +

@@ -153,6 +153,12 @@ TEST(Config, DoubleOutOfRangeNamesBounds) {
   expect_config_error(replace(valid_config, "damping: 1.0", "damping: 3"),
                       ":9:14: solver.preconditioner.damping: 3.0 is out of range; expected "
                       "damping > 0.0 and damping <= 2.0");
+  // A relative tolerance of 1 or more is met by x = 0 before any iteration.
+  expect_config_error(replace(valid_config, "max_iterations: 100", "relative_tolerance: 2"),
+                      ":6:23: solver.relative_tolerance: 2.0 is out of range; expected "
+                      "relative_tolerance >= 0.0 and relative_tolerance < 1.0");
+  expect_config_error("task: eigen\nproblem: {generator: {type: laplace1d, nx: 30}}\neigen: {relative_tolerance: 1}\n",
+                      ":3:29: eigen.relative_tolerance: 1.0 is out of range");
 }
 
 // divergence_tolerance: 0 switches the check off, otherwise it must be >= 1 (the stopping rules'

@@ -17,7 +17,7 @@ void lobpcg_fields(config::FieldVisitor& v, LobpcgParams& params) {
   v.field("guard_vectors", params.guard_vectors, Bounds::at_least(0));
   v.field("which", params.which, eigen_which_choices());
   v.field("max_iterations", params.max_iterations, Bounds::at_least(0));
-  v.field("relative_tolerance", params.relative_tolerance, Bounds::at_least(0));
+  v.field("relative_tolerance", params.relative_tolerance, Bounds::closed_open(0, 1));  // 1: x = 0 "converges"
   v.field("absolute_tolerance", params.absolute_tolerance, Bounds::at_least(0));
   v.field("restart_condition", params.restart_condition, Bounds::greater_than(1));
   v.field("seed", params.seed, Bounds::at_least(0));

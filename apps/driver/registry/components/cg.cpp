@@ -17,7 +17,7 @@ const config::Choices<CgVariant>& cg_variants() {
 
 void cg_fields(config::FieldVisitor& v, CgParams& params) {
   v.field("max_iterations", params.max_iterations, Bounds::at_least(0));
-  v.field("relative_tolerance", params.relative_tolerance, Bounds::at_least(0));
+  v.field("relative_tolerance", params.relative_tolerance, Bounds::closed_open(0, 1));  // 1: x = 0 "converges"
   v.field("absolute_tolerance", params.absolute_tolerance, Bounds::at_least(0));
   v.field("variant", params.variant, cg_variants());
 }

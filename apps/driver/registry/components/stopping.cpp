@@ -12,7 +12,7 @@ const config::Choices<ToleranceReference>& tolerance_references() {
 
 void stopping_fields(config::FieldVisitor& v, StoppingRules& rules) {
   v.field("max_iterations", rules.max_iterations, Bounds::at_least(0));
-  v.field("relative_tolerance", rules.relative_tolerance, Bounds::at_least(0));
+  v.field("relative_tolerance", rules.relative_tolerance, Bounds::closed_open(0, 1));  // 1: x = 0 "converges"
   v.field("absolute_tolerance", rules.absolute_tolerance, Bounds::at_least(0));
   v.field("relative_to", rules.relative_to, tolerance_references());
   v.field("divergence_tolerance", rules.divergence_tolerance, Bounds::zero_or_at_least(1));
