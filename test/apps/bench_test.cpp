@@ -333,6 +333,25 @@ TEST(BenchMm, BadCommandLineExitsWith2) {
 }
 
 
+// Cross-option and list rules are command-line errors, before any measurement: a typo in
+// --solvers ran BiCGStab under the typo's name, --min-block above --max-block ran no blocked
+// product, and a nan --triad-mb became the automatic size; all exited 0.
+TEST(BenchCommandLines, ListsRangesAndCrossOptionRulesAreCheckedBeforeAnyRun) {
+  const auto typo = run_program("kelp-bench-krylov", {"--solvers", "cg,gmres_MGS"});
+  const auto blocks = run_program("kelp-bench-kpm", {"--min-block", "8", "--max-block", "2"});
+  const auto triad = run_program("kelp-bench-kpm", {"--triad-mb", "nan"});
+
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(first_line(typo.err), "kelp-bench-krylov: error: --solvers: unknown item 'gmres_MGS'; allowed: cg, "
+                                  "cg_single, cg_flexible, gmres, gmres_mgs, gmres_left, gmres_cgs, "
+                                  "gmres_cgs_ifneeded, bicgstab");
+  EXPECT_EQ(blocks.exit_code, 2);
+  EXPECT_EQ(first_line(blocks.err), "kelp-bench-kpm: error: --min-block: 8 is above --max-block 2");
+  EXPECT_EQ(triad.exit_code, 2);
+  EXPECT_EQ(first_line(triad.err), "kelp-bench-kpm: error: --triad-mb: 'nan' is not a finite number");
+  EXPECT_EQ(typo.out + blocks.out + triad.out, "");  // nothing was run
+}
+
 TEST(BenchBatched, QuickRunPrintsLuLinesForEveryModeAndTheEigenPeer) {
   const auto program = run_program("kelp-bench-batched",
                                    {"--batches", "7", "--sizes", "1,3", "--repeats", "1", "--triad-mb", "1"});

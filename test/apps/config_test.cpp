@@ -225,6 +225,11 @@ TEST(Config, OneSidedGaussSeidelUnderCgIsRefused) {
     for (const char* solver : {"gmres", "fgmres", "bicgstab"}) {
       EXPECT_NO_THROW(parse_config(replace(one_sided, "type: cg", std::string("type: ") + solver))) << solver;
     }
+    // The same sweep as additive_schwarz's local preconditioner (it slipped past the rule).
+    const std::string wrapped =
+        replace(valid_config, "    type: jacobi\n    damping: 1.0\n",
+                std::string("    type: additive_schwarz\n    local: {type: gauss_seidel, direction: ") + direction + "}\n");
+    expect_config_error(wrapped, ":8:5: solver.preconditioner: gauss_seidel with a one-sided direction");
   }
   EXPECT_NO_THROW(parse_config(replace(valid_config, "    type: jacobi\n    damping: 1.0\n",
                                        "    type: gauss_seidel\n    direction: symmetric\n")));
