@@ -96,7 +96,7 @@ if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
     -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" -DKELP_SANITIZE=address,undefined \
     -DKELP_WARNINGS_AS_ERRORS=ON -DKELP_ENABLE_PEERS=OFF -DKELP_TEST_THREADS=1 -DKELP_UNITY_BUILD=ON \
     -DKELP_TEST_SHARDS=3
-  phase "running the tests (sanitizers, Serial Kokkos)" 180
+  phase "running the tests (sanitizers, Serial Kokkos)" 220
   # Each area's program runs as 3 GoogleTest shards (KELP_TEST_SHARDS), so that both cores stay
   # busy: unsharded, the kernels program alone took 276 of this phase's 361 s.
   # MPI on 1-3 ranks: 3 already gives a rank two neighbours and a split that is not a power of
@@ -111,7 +111,7 @@ if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
 fi
 
 if [ "${KELP_SKIP_CUDA_CHECK:-0}" != 1 ]; then
-  phase "CUDA compile check" 750
+  phase "CUDA compile check" 900
   bash scripts/cuda_compile_check.sh
 fi
 
