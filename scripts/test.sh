@@ -81,7 +81,7 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
   mpiexec -n 2 --oversubscribe "$build_dir/downstream/downstream_mpi"
 
 if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
-  phase "building (Debug, sanitizers, clang, Debian's Serial Kokkos)" 470
+  phase "building (Debug, sanitizers, clang, Debian's Serial Kokkos)" 420
   # clang, not GCC: on these sources clang compiles the instrumented -O0 build in about half
   # GCC's time (610 s against 1144 s of CPU for the same objects, 2026-11-28), and a second
   # compiler's -Wall -Wextra -Werror sees what GCC's does not. Debian's Kokkos and GoogleTest are
@@ -111,7 +111,7 @@ if [ "${KELP_SKIP_SANITIZERS:-0}" != 1 ]; then
 fi
 
 if [ "${KELP_SKIP_CUDA_CHECK:-0}" != 1 ]; then
-  phase "CUDA compile check" 900
+  phase "CUDA compile check" 1000
   bash scripts/cuda_compile_check.sh
 fi
 
